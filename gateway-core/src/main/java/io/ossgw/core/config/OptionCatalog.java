@@ -1,0 +1,160 @@
+package io.ossgw.core.config;
+
+import static io.ossgw.core.config.OptionKind.ACCEPTED;
+import static io.ossgw.core.config.OptionKind.ENGINE;
+import static io.ossgw.core.config.OptionKind.FUSE;
+import static io.ossgw.core.config.OptionKind.NOT_IMPLEMENTED;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every {@code -o} option name ossgw knows: the ossfs 1.91.10 table (reference/ossfs-compat.md §4), the libfuse-2
+ * options ossfs passes through, and ossgw's own additions. The README options table is generated from this catalog
+ * ({@code ossgw mount --list-options}), so it stays true.
+ */
+public final class OptionCatalog {
+  private static final Map<String, OptionSpec> SPECS = new LinkedHashMap<>();
+
+  static {
+    // --- endpoint and credentials
+    engine("url", "https://oss-cn-hangzhou.aliyuncs.com", "URL", "OSS endpoint including the scheme (alias host=)");
+    engine("host", null, "URL", "alias of url=");
+    engine("region", "cn-hangzhou", "region id", "region for V4 signatures");
+    flag("sigv4", "sign requests with OSS V4 (OSS4-HMAC-SHA256); ossgw's default");
+    flag("sigv1", "sign requests with OSS V1 (HMAC-SHA1) instead of V4");
+    engine("passwd_file", null, "path", "credentials file: AK:SK or bucket:AK:SK lines; refused if others can read it");
+    accepted("use_path_request_style", "path-style URLs; ossgw uses them whenever the endpoint is an IP or localhost");
+    engine("retries", "5", "count", "attempts per OSS request on 5xx, 429, timeouts and resets");
+    engine("connect_timeout", "300", "seconds", "TCP connect timeout");
+    engine("readwrite_timeout", "120", "seconds", "socket read/write timeout");
+    // --- metadata and caches
+    engine("stat_cache_expire", "900", "seconds", "attribute cache TTL from insert; -1 = never expire");
+    engine("stat_cache_interval_expire", null, "seconds", "attribute cache TTL, refreshed on every hit (sliding)");
+    engine("max_stat_cache_size", "100000", "entries", "attribute cache entries; 0 disables caching");
+    flag("disable_noobj_cache", "do not cache 'no such file' answers");
+    accepted("listobjectsv2", "use ListObjectsV2; always on in ossgw");
+    engine("list_object_max_keys", "1000", "count", "keys per LIST page (1000 is the OSS maximum)");
+    accepted("complement_stat", "synthesise read permission for objects without x-oss-meta-mode (always on)");
+    flag("readdir_optimize", "build listing attributes from LIST only, never HEAD (chmod/chown still work in ossgw)");
+    engine("readdir_check_size", "0", "bytes", "with readdir_optimize, HEAD objects up to this size anyway (ossfs compat)");
+    flag("symlink_in_meta", "store new symlink targets in x-oss-meta-symlink-target instead of the body");
+    flag("notsup_compat_dir", "recognise only dir/ markers and implicit prefixes, not old 'dir' / 'dir_$folder$' objects");
+    engine("uid", null, "uid", "owner shown for every file (default: x-oss-meta-uid, else the mounting user)");
+    engine("gid", null, "gid", "group shown for every file");
+    engine("umask", "0000", "octal", "mask applied to every mode shown");
+    engine("mp_umask", "0000", "octal", "mask for the mount point's own mode");
+    engine("multireq_max", "20", "count", "parallel HEAD requests when a listing needs attributes");
+    // --- write path
+    engine("multipart_size", "10", "MB", "multipart part size (min 5); files at least this large upload in parts while written");
+    engine("parallel_count", "5", "count", "parts uploaded in parallel per file");
+    engine("multipart_threshold", "25", "MB", "accepted for compatibility (ossfs uses it only for metadata copies)");
+    engine("multipart_copy_size", "512", "MB", "part size of UploadPartCopy when copying large objects");
+    engine("singlepart_copy_limit", "512", "MB", "objects above this are copied with UploadPartCopy, not CopyObject");
+    flag("nomultipart", "never use multipart upload: one PutObject per file (max 5 GB)");
+    engine("tmpdir", "/tmp", "path", "directory of the local write spool");
+    engine("max_dirty_data", "5120", "MB", "upload dirty data once this much is staged (min 50, -1 off)");
+    flag("enable_content_md5", "send Content-MD5 with every PutObject and UploadPart");
+    // --- read path
+    flag("direct_read", "sequential reads prefetched into memory (ossgw's default read path)");
+    engine("direct_read_chunk_size", "4", "MB", "size of one prefetch chunk (1..32)");
+    engine("direct_read_prefetch_chunks", "32", "chunks", "largest read-ahead window per file (0 = no read-ahead)");
+    engine("direct_read_prefetch_limit", "1024", "MB", "read-ahead memory for all files together (min 128)");
+    engine("direct_read_backward_chunks", "1", "chunks", "chunks kept behind the read cursor");
+    engine("direct_read_prefetch_thread", "64", "count", "parallel ranged GETs for read-ahead");
+    // --- ossgw additions
+    engine("state_dir", null, "path", "where ossgw keeps its metadata store (default /var/lib/ossgw as root, else ~/.local/state/ossgw)");
+    engine("memory_limit", null, "MB", "total memory for prefetch and upload buffers (default: from the cgroup limit)");
+    // --- FUSE pass-through (libfuse 2)
+    fuse("allow_other", "let other users (and Samba) use the mount");
+    fuse("allow_root", "let root use the mount");
+    fuse("nonempty", "allow mounting over a non-empty directory");
+    fuse("default_permissions", "kernel permission checks from mode/uid/gid (on by default)");
+    fuse("kernel_cache", "keep file data in the page cache across opens");
+    fuse("auto_cache", "drop cached data when mtime or size changes");
+    fuse("direct_io", "bypass the page cache");
+    fuse("ro", "read-only mount");
+    fuse("rw", "read-write mount");
+    fuse("big_writes", "128 KiB writes (always on)");
+    fuse("use_ino", "inode numbers from ossgw (always on)");
+    fuse("readdir_ino", "inode numbers in readdir");
+    fuseValue("attr_timeout", "60", "seconds", "how long the kernel caches attributes");
+    fuseValue("entry_timeout", "60", "seconds", "how long the kernel caches name lookups");
+    fuseValue("negative_timeout", "5", "seconds", "how long the kernel caches 'no such file'");
+    fuseValue("ac_attr_timeout", null, "seconds", "auto_cache attribute timeout");
+    fuseValue("max_read", "131072", "bytes", "largest read request (libfuse2 caps at 128 KiB)");
+    fuseValue("max_write", "131072", "bytes", "largest write request (libfuse2 caps at 128 KiB)");
+    fuseValue("max_readahead", "1048576", "bytes", "kernel read-ahead");
+    fuseValue("fsname", "oss:BUCKET", "name", "filesystem name in mount tables");
+    fuseValue("subtype", "ossgw", "name", "filesystem subtype");
+    fuse("noatime", "do not update access times");
+    fuse("nodev", "ignored for FUSE");
+    fuse("nosuid", "ignored for FUSE");
+    fuse("dev", "ignored for FUSE");
+    fuse("suid", "ignored for FUSE");
+    fuse("exec", "ignored for FUSE");
+    fuse("noexec", "no execution from the mount");
+    fuse("sync", "synchronous I/O");
+    fuse("async", "asynchronous I/O");
+    // --- fstab words and logging accepted with no effect
+    for (String w : new String[] {"auto", "noauto", "user", "nouser", "users", "_netdev", "defaults", "nofail"}) {
+      accepted(w, "fstab keyword, ignored");
+    }
+    acceptedValue("dbglevel", "crit/err/warn/info/dbg: log level (ossgw maps it to its own logger)");
+    acceptedValue("logfile", "ignored: ossgw logs to stderr (the service manager keeps it)");
+    accepted("noxmlns", "legacy, ignored");
+    accepted("no_time_stamp_msg", "ignored");
+    accepted("noshallowcopyapi", "ignored: ossgw always uses CopyObject / UploadPartCopy");
+    accepted("skip_clean_statcache_on_ro_flush", "ossgw never drops cached attributes on a read-only close");
+    // --- ossfs options ossgw refuses by name until they are built
+    for (String n : new String[] {
+        "use_cache", "del_cache", "check_cache_dir_exist", "ensure_diskfree", "free_space_ratio", "fake_diskfree",
+        "servicepath", "endpoint", "cloudbox_id", "ram_role", "disable_imdsv2", "credential_process", "credlib",
+        "credlib_opts", "use_session_token", "public_bucket", "requester_pays", "default_acl", "storage_class",
+        "use_sse", "ahbe_conf", "mime", "no_check_certificate", "ssl_verify_hostname", "nodnscache", "nosscache",
+        "cipher_suites", "noua", "instance_name", "upload_traffic_limit", "download_traffic_limit", "nomixupload",
+        "nocopyapi", "norenameapi", "use_xattr", "use_wtf8", "enable_unsigned_payload", "simulate_mtime_ns_with_crc64",
+        "direct_read_local_file_cache_size_mb", "curldbg", "set_check_cache_sigusr1", "f2", "bucket",
+        "fd_page_size", "parallel_upload"}) {
+      SPECS.put(n, new OptionSpec(n, NOT_IMPLEMENTED, false, null, "", "ossfs option not implemented by ossgw yet"));
+    }
+  }
+
+  private OptionCatalog() {}
+
+  private static void engine(String name, String def, String unit, String help) {
+    SPECS.put(name, new OptionSpec(name, ENGINE, true, def, unit, help));
+  }
+
+  private static void flag(String name, String help) {
+    SPECS.put(name, new OptionSpec(name, ENGINE, false, null, "", help));
+  }
+
+  private static void fuse(String name, String help) {
+    SPECS.put(name, new OptionSpec(name, FUSE, false, null, "", help));
+  }
+
+  private static void fuseValue(String name, String def, String unit, String help) {
+    SPECS.put(name, new OptionSpec(name, FUSE, true, def, unit, help));
+  }
+
+  private static void accepted(String name, String help) {
+    SPECS.put(name, new OptionSpec(name, ACCEPTED, false, null, "", help));
+  }
+
+  private static void acceptedValue(String name, String help) {
+    SPECS.put(name, new OptionSpec(name, ACCEPTED, true, null, "", help));
+  }
+
+  /** The spec of an option name, if ossgw knows it. */
+  public static Optional<OptionSpec> find(String name) {
+    return Optional.ofNullable(SPECS.get(name));
+  }
+
+  /** All known options in documentation order. */
+  public static Collection<OptionSpec> all() {
+    return SPECS.values();
+  }
+}

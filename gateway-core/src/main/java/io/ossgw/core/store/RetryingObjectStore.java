@@ -1,0 +1,149 @@
+package io.ossgw.core.store;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/**
+ * Retries {@link StoreException#isTransient() transient} failures (5xx, 429, timeouts, resets, CRC mismatches) with
+ * exponential backoff and full jitter: attempt n waits a random time up to {@code baseDelayMillis * 2^(n-1)}, capped
+ * at {@code maxDelayMillis}. Other errors pass through at once. After the last attempt the transient error is thrown,
+ * and the VFS reports it as EIO (never ENOENT).
+ *
+ * <p>Bodies are {@link ContentSource}s, reopened for each attempt; a ranged read restores the buffer's position first.
+ */
+public final class RetryingObjectStore implements ObjectStore {
+  /** Notified of every retry (metrics). */
+  public interface RetryListener {
+    void onRetry(String operation, StoreException cause, int attempt);
+  }
+
+  private final ObjectStore delegate;
+  private final int attempts;
+  private final long baseDelayMillis;
+  private final long maxDelayMillis;
+  private final RetryListener listener;
+
+  /**
+   * @param attempts total tries per request, at least 1 (ossfs {@code retries=}, default 5)
+   */
+  public RetryingObjectStore(ObjectStore delegate, int attempts, long baseDelayMillis, long maxDelayMillis, RetryListener listener) {
+    this.delegate = delegate;
+    this.attempts = Math.max(1, attempts);
+    this.baseDelayMillis = baseDelayMillis;
+    this.maxDelayMillis = maxDelayMillis;
+    this.listener = listener == null ? (op, e, n) -> {} : listener;
+  }
+
+  private <T> T retry(String op, Supplier<T> call, Runnable beforeRetry) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.get();
+      } catch (StoreException e) {
+        if (!e.isTransient() || attempt >= attempts) {
+          throw e;
+        }
+        listener.onRetry(op, e, attempt);
+        long cap = Math.min(maxDelayMillis, baseDelayMillis << Math.min(20, attempt - 1));
+        try {
+          Thread.sleep(ThreadLocalRandom.current().nextLong(cap + 1));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+        if (beforeRetry != null) {
+          beforeRetry.run();
+        }
+      }
+    }
+  }
+
+  private <T> T retry(String op, Supplier<T> call) {
+    return retry(op, call, null);
+  }
+
+  @Override
+  public String bucket() {
+    return delegate.bucket();
+  }
+
+  @Override
+  public ObjectInfo headObject(String key) {
+    return retry("HeadObject", () -> delegate.headObject(key));
+  }
+
+  @Override
+  public RangeRead getObjectRange(String key, long offset, ByteBuffer dst, String ifMatch) {
+    int pos = dst.position();
+    int limit = dst.limit();
+    return retry("GetObject", () -> delegate.getObjectRange(key, offset, dst, ifMatch), () -> dst.limit(limit).position(pos));
+  }
+
+  @Override
+  public ListPage listObjectsV2(String prefix, String delimiter, String token, String startAfter, int maxKeys) {
+    return retry("ListObjectsV2", () -> delegate.listObjectsV2(prefix, delimiter, token, startAfter, maxKeys));
+  }
+
+  @Override
+  public WriteResult putObject(String key, ContentSource body, WriteMeta meta) {
+    return retry("PutObject", () -> delegate.putObject(key, body, meta));
+  }
+
+  @Override
+  public WriteResult copyObject(String sourceKey, String destinationKey, WriteMeta meta) {
+    return retry("CopyObject", () -> delegate.copyObject(sourceKey, destinationKey, meta));
+  }
+
+  @Override
+  public String initiateMultipartUpload(String key, WriteMeta meta) {
+    return retry("InitiateMultipartUpload", () -> delegate.initiateMultipartUpload(key, meta));
+  }
+
+  @Override
+  public PartETag uploadPart(String key, String uploadId, int partNumber, ContentSource body) {
+    return retry("UploadPart", () -> delegate.uploadPart(key, uploadId, partNumber, body));
+  }
+
+  @Override
+  public PartETag uploadPartCopy(String sourceKey, long sourceOffset, long length, String key, String uploadId, int partNumber) {
+    return retry("UploadPartCopy", () -> delegate.uploadPartCopy(sourceKey, sourceOffset, length, key, uploadId, partNumber));
+  }
+
+  @Override
+  public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
+    return retry("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts));
+  }
+
+  @Override
+  public void abortMultipartUpload(String key, String uploadId) {
+    retry("AbortMultipartUpload", () -> {
+      delegate.abortMultipartUpload(key, uploadId);
+      return null;
+    });
+  }
+
+  /** Not retried: a lost reply to a successful append would make the retry fail with PositionNotEqualToLength. */
+  @Override
+  public AppendResult appendObject(String key, long position, ContentSource body, WriteMeta meta) {
+    return delegate.appendObject(key, position, body, meta);
+  }
+
+  @Override
+  public void deleteObject(String key) {
+    retry("DeleteObject", () -> {
+      delegate.deleteObject(key);
+      return null;
+    });
+  }
+
+  @Override
+  public List<String> deleteObjects(List<String> keys) {
+    return retry("DeleteMultipleObjects", () -> delegate.deleteObjects(keys));
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

@@ -1,0 +1,397 @@
+package io.ossgw.core.store.aliyun;
+
+import com.aliyun.oss.OSS;
+import com.aliyun.oss.model.AbortMultipartUploadRequest;
+import com.aliyun.oss.model.AppendObjectRequest;
+import com.aliyun.oss.model.AppendObjectResult;
+import com.aliyun.oss.model.CompleteMultipartUploadRequest;
+import com.aliyun.oss.model.CompleteMultipartUploadResult;
+import com.aliyun.oss.model.CopyObjectRequest;
+import com.aliyun.oss.model.CopyObjectResult;
+import com.aliyun.oss.model.DeleteObjectsRequest;
+import com.aliyun.oss.model.DeleteObjectsResult;
+import com.aliyun.oss.model.GetObjectRequest;
+import com.aliyun.oss.model.InitiateMultipartUploadRequest;
+import com.aliyun.oss.model.ListObjectsV2Request;
+import com.aliyun.oss.model.ListObjectsV2Result;
+import com.aliyun.oss.model.OSSObject;
+import com.aliyun.oss.model.OSSObjectSummary;
+import com.aliyun.oss.model.ObjectMetadata;
+import com.aliyun.oss.model.PutObjectRequest;
+import com.aliyun.oss.model.PutObjectResult;
+import com.aliyun.oss.model.UploadPartCopyRequest;
+import com.aliyun.oss.model.UploadPartRequest;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.store.AppendResult;
+import io.ossgw.core.store.ContentSource;
+import io.ossgw.core.store.ListPage;
+import io.ossgw.core.store.ListedObject;
+import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.PartETag;
+import io.ossgw.core.store.RangeRead;
+import io.ossgw.core.store.StoreErrorKind;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.WriteResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@link ObjectStore} over aliyun-sdk-oss 3.18.5.
+ *
+ * <p>Two SDK clients share one configuration: {@code client} for metadata and writes with the SDK's CRC-64 check on
+ * (uploads are verified end to end), and {@code readClient} for ranged GETs with it off, because the SDK cannot check
+ * a ranged stream anyway and would only spend CPU on it (reference/oss-api.md §5). The SDK's own retries are off;
+ * {@link io.ossgw.core.store.RetryingObjectStore} retries with backoff.
+ */
+public final class AliyunObjectStore implements ObjectStore {
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
+
+  private final String bucket;
+  private final OSS client;
+  private final OSS readClient;
+  private final boolean contentMd5;
+
+  /** Builds the clients from the engine configuration (endpoint, region, V1/V4, timeouts, credentials). */
+  public AliyunObjectStore(EngineConfig config) {
+    this.bucket = config.bucket();
+    this.client = OssClients.build(config, true);
+    this.readClient = OssClients.build(config, false);
+    this.contentMd5 = config.contentMd5();
+  }
+
+  @Override
+  public String bucket() {
+    return bucket;
+  }
+
+  @Override
+  public ObjectInfo headObject(String key) {
+    try {
+      ObjectMetadata md = client.getObjectMetadata(bucket, key);
+      return toInfo(key, md);
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "HeadObject " + key);
+    }
+  }
+
+  @Override
+  public RangeRead getObjectRange(String key, long offset, ByteBuffer dst, String ifMatch) {
+    int want = dst.remaining();
+    if (want == 0) {
+      return new RangeRead(0, null, -1);
+    }
+    GetObjectRequest req = new GetObjectRequest(bucket, key);
+    req.setRange(offset, offset + want - 1);
+    req.addHeader("x-oss-range-behavior", "standard");
+    if (ifMatch != null) {
+      req.setMatchingETagConstraints(List.of('"' + ifMatch + '"'));
+    }
+    try (OSSObject obj = readClient.getObject(req)) {
+      ObjectMetadata md = obj.getObjectMetadata();
+      Object range = md.getRawMetadata().get("Content-Range");
+      long total = parseTotal(range);
+      if (range == null || total < 0 || !String.valueOf(range).startsWith("bytes " + offset + "-")) {
+        throw new StoreException(StoreErrorKind.OTHER, "RangeIgnored", 0, obj.getRequestId(),
+            "GetObject " + key + ": expected 206 for bytes " + offset + "+" + want + ", got Content-Range " + range, null);
+      }
+      int n = readFully(obj.getObjectContent(), dst, want);
+      return new RangeRead(n, unquote(md.getETag()), total);
+    } catch (StoreException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "GetObject " + key + ": " + e, e);
+    } catch (RuntimeException e) {
+      StoreException se = OssErrors.map(e, "GetObject " + key);
+      if ("InvalidRange".equals(se.code())) {
+        return new RangeRead(0, null, -1); // start at or past the end: nothing to read
+      }
+      throw se;
+    }
+  }
+
+  private static int readFully(InputStream in, ByteBuffer dst, int want) throws IOException {
+    int total = 0;
+    if (dst.hasArray()) {
+      byte[] a = dst.array();
+      int base = dst.arrayOffset() + dst.position();
+      while (total < want) {
+        int n = in.read(a, base + total, want - total);
+        if (n < 0) {
+          break;
+        }
+        total += n;
+      }
+      dst.position(dst.position() + total);
+    } else {
+      byte[] buf = SCRATCH.get();
+      while (total < want) {
+        int n = in.read(buf, 0, Math.min(buf.length, want - total));
+        if (n < 0) {
+          break;
+        }
+        dst.put(buf, 0, n);
+        total += n;
+      }
+    }
+    if (total < want && in.read() >= 0) {
+      throw new IOException("range body longer than requested");
+    }
+    return total;
+  }
+
+  private static long parseTotal(Object contentRange) {
+    if (contentRange == null) {
+      return -1;
+    }
+    String s = contentRange.toString();
+    int slash = s.lastIndexOf('/');
+    try {
+      return slash < 0 ? -1 : Long.parseLong(s.substring(slash + 1).strip());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public ListPage listObjectsV2(String prefix, String delimiter, String token, String startAfter, int maxKeys) {
+    ListObjectsV2Request req = new ListObjectsV2Request(bucket);
+    req.setPrefix(prefix == null ? "" : prefix);
+    if (delimiter != null) {
+      req.setDelimiter(delimiter);
+    }
+    req.setMaxKeys(maxKeys);
+    req.setEncodingType("url");
+    if (token != null) {
+      req.setContinuationToken(token);
+    }
+    if (startAfter != null) {
+      req.setStartAfter(startAfter);
+    }
+    try {
+      ListObjectsV2Result r = client.listObjectsV2(req);
+      List<ListedObject> objs = new ArrayList<>(r.getObjectSummaries().size());
+      for (OSSObjectSummary s : r.getObjectSummaries()) {
+        objs.add(new ListedObject(KeyCodec.decode(s.getKey()), s.getSize(), unquote(s.getETag()),
+            s.getLastModified() == null ? null : s.getLastModified().toInstant(), s.getType()));
+      }
+      List<String> prefixes = new ArrayList<>(r.getCommonPrefixes().size());
+      for (String p : r.getCommonPrefixes()) {
+        prefixes.add(KeyCodec.decode(p));
+      }
+      String next = r.isTruncated() ? KeyCodec.decode(r.getNextContinuationToken()) : null;
+      return new ListPage(objs, prefixes, next, r.isTruncated());
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "ListObjectsV2 " + prefix);
+    }
+  }
+
+  @Override
+  public WriteResult putObject(String key, ContentSource body, WriteMeta meta) {
+    try (InputStream in = body.openStream()) {
+      ObjectMetadata md = toMetadata(meta, body.length());
+      if (contentMd5) {
+        md.setContentMD5(md5Base64(body));
+      }
+      PutObjectRequest req = new PutObjectRequest(bucket, key, in, md);
+      PutObjectResult r = client.putObject(req);
+      return new WriteResult(unquote(r.getETag()), crc(r.getServerCRC()));
+    } catch (IOException e) {
+      throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "PutObject " + key + ": " + e, e);
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "PutObject " + key);
+    }
+  }
+
+  @Override
+  public WriteResult copyObject(String sourceKey, String destinationKey, WriteMeta meta) {
+    CopyObjectRequest req = new CopyObjectRequest(bucket, sourceKey, bucket, destinationKey);
+    if (meta != null) {
+      req.setNewObjectMetadata(toMetadata(meta, -1));
+    }
+    try {
+      CopyObjectResult r = client.copyObject(req);
+      return new WriteResult(unquote(r.getETag()), null);
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "CopyObject " + sourceKey + " -> " + destinationKey);
+    }
+  }
+
+  @Override
+  public String initiateMultipartUpload(String key, WriteMeta meta) {
+    try {
+      return client.initiateMultipartUpload(new InitiateMultipartUploadRequest(bucket, key, toMetadata(meta, -1))).getUploadId();
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "InitiateMultipartUpload " + key);
+    }
+  }
+
+  @Override
+  public PartETag uploadPart(String key, String uploadId, int partNumber, ContentSource body) {
+    try (InputStream in = body.openStream()) {
+      UploadPartRequest req = new UploadPartRequest(bucket, key, uploadId, partNumber, in, body.length());
+      if (contentMd5) {
+        req.setMd5Digest(md5Base64(body));
+      }
+      String etag = client.uploadPart(req).getPartETag().getETag();
+      return new PartETag(partNumber, unquote(etag), body.length());
+    } catch (IOException e) {
+      throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "UploadPart " + key + ": " + e, e);
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "UploadPart " + key + " #" + partNumber);
+    }
+  }
+
+  @Override
+  public PartETag uploadPartCopy(String sourceKey, long sourceOffset, long length, String key, String uploadId, int partNumber) {
+    UploadPartCopyRequest req = new UploadPartCopyRequest(bucket, sourceKey, bucket, key, uploadId);
+    req.setPartNumber(partNumber);
+    req.setBeginIndex(sourceOffset);
+    req.setPartSize(length);
+    try {
+      return new PartETag(partNumber, unquote(client.uploadPartCopy(req).getETag()), length);
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "UploadPartCopy " + sourceKey + " -> " + key + " #" + partNumber);
+    }
+  }
+
+  @Override
+  public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
+    List<com.aliyun.oss.model.PartETag> sdkParts = new ArrayList<>(parts.size());
+    for (PartETag p : parts) {
+      sdkParts.add(new com.aliyun.oss.model.PartETag(p.partNumber(), p.etag(), p.size(), null));
+    }
+    try {
+      CompleteMultipartUploadResult r = client.completeMultipartUpload(
+          new CompleteMultipartUploadRequest(bucket, key, uploadId, sdkParts));
+      return new WriteResult(unquote(r.getETag()), crc(r.getServerCRC()));
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "CompleteMultipartUpload " + key);
+    }
+  }
+
+  @Override
+  public void abortMultipartUpload(String key, String uploadId) {
+    try {
+      client.abortMultipartUpload(new AbortMultipartUploadRequest(bucket, key, uploadId));
+    } catch (RuntimeException e) {
+      StoreException se = OssErrors.map(e, "AbortMultipartUpload " + key);
+      if (se.kind() != StoreErrorKind.NO_SUCH_UPLOAD) {
+        throw se;
+      }
+    }
+  }
+
+  @Override
+  public AppendResult appendObject(String key, long position, ContentSource body, WriteMeta meta) {
+    try (InputStream in = body.openStream()) {
+      AppendObjectRequest req = new AppendObjectRequest(bucket, key, in, toMetadata(meta, body.length()));
+      req.setPosition(position);
+      AppendObjectResult r = client.appendObject(req);
+      return new AppendResult(r.getNextPosition(), crc(r.getServerCRC()));
+    } catch (IOException e) {
+      throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "AppendObject " + key + ": " + e, e);
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "AppendObject " + key + " at " + position);
+    }
+  }
+
+  @Override
+  public void deleteObject(String key) {
+    try {
+      client.deleteObject(bucket, key);
+    } catch (RuntimeException e) {
+      StoreException se = OssErrors.map(e, "DeleteObject " + key);
+      if (se.kind() != StoreErrorKind.NOT_FOUND) {
+        throw se;
+      }
+    }
+  }
+
+  @Override
+  public List<String> deleteObjects(List<String> keys) {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    DeleteObjectsRequest req = new DeleteObjectsRequest(bucket).withKeys(new ArrayList<>(keys)).withQuiet(false);
+    req.setEncodingType("url");
+    try {
+      DeleteObjectsResult r = client.deleteObjects(req);
+      Set<String> deleted = new HashSet<>();
+      for (String k : r.getDeletedObjects()) {
+        deleted.add(KeyCodec.decode(k));
+      }
+      List<String> failed = new ArrayList<>();
+      for (String k : keys) {
+        if (!deleted.contains(k)) {
+          failed.add(k);
+        }
+      }
+      return failed;
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "DeleteMultipleObjects (" + keys.size() + " keys)");
+    }
+  }
+
+  @Override
+  public void close() {
+    client.shutdown();
+    readClient.shutdown();
+  }
+
+  /** Content-MD5 for {@code enable_content_md5}: one extra pass over the body. */
+  private static String md5Base64(ContentSource body) throws IOException {
+    try (InputStream in = body.openStream()) {
+      java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+      byte[] buf = SCRATCH.get();
+      for (int n; (n = in.read(buf)) > 0; ) {
+        md5.update(buf, 0, n);
+      }
+      return java.util.Base64.getEncoder().encodeToString(md5.digest());
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private ObjectMetadata toMetadata(WriteMeta meta, long length) {
+    ObjectMetadata md = new ObjectMetadata();
+    if (length >= 0) {
+      md.setContentLength(length);
+    }
+    md.setContentType(meta.contentType());
+    meta.userMeta().forEach(md::addUserMetadata);
+    return md;
+  }
+
+  private static ObjectInfo toInfo(String key, ObjectMetadata md) {
+    Object next = md.getRawMetadata().get("x-oss-next-append-position");
+    return new ObjectInfo(key, md.getContentLength(), unquote(md.getETag()),
+        md.getLastModified() == null ? null : md.getLastModified().toInstant(), md.getObjectType(), md.getContentType(),
+        lower(md.getUserMetadata()), next == null ? -1 : Long.parseLong(next.toString()));
+  }
+
+  private static java.util.Map<String, String> lower(java.util.Map<String, String> m) {
+    java.util.Map<String, String> out = new java.util.HashMap<>();
+    m.forEach((k, v) -> out.put(k.toLowerCase(java.util.Locale.ROOT), v));
+    return out;
+  }
+
+  private static String crc(Long v) {
+    return v == null ? null : Long.toUnsignedString(v);
+  }
+
+  /** ETags are kept without the quotes OSS sends them with. */
+  static String unquote(String etag) {
+    if (etag == null) {
+      return null;
+    }
+    String e = etag.strip();
+    return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
+  }
+}

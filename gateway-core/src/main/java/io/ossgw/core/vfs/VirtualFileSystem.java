@@ -1,0 +1,115 @@
+package io.ossgw.core.vfs;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The one narrow interface every front end (FUSE, NFS, SMB through FUSE) drives. Paths are absolute within the mount or
+ * export: {@code "/"} is its root, components are separated by {@code '/'}, there is no trailing slash, and each
+ * component is at most 255 bytes of UTF-8 (longer gives {@link Errno#ENAMETOOLONG}).
+ *
+ * <p>All methods block and are thread-safe. Errors are {@link FsException}s carrying a POSIX {@link Errno}; ENOENT is
+ * only ever reported for names OSS says do not exist, never for a failed request (that is EIO). SEMANTICS.md lists, per
+ * operation, what it costs in OSS requests.
+ *
+ * <p>Caching, metrics and errno mapping are forwarding decorators around this interface, not branches inside the
+ * implementation.
+ */
+public interface VirtualFileSystem extends AutoCloseable {
+
+  /** Attributes of a path (POSIX stat(2); RFC 1813 GETATTR/LOOKUP). @throws FsException ENOENT, ENOTDIR, EIO */
+  FileAttr getattr(String path);
+
+  /**
+   * The entries of a directory, with attributes (readdir(3); RFC 1813 READDIR/READDIRPLUS).
+   *
+   * @throws FsException ENOENT, ENOTDIR, EIO
+   */
+  DirListing readdir(String path);
+
+  /**
+   * Opens an existing regular file. With {@link OpenFlags#truncate()} and write access the file is emptied.
+   *
+   * @throws FsException ENOENT, EISDIR, EIO
+   */
+  FileHandle open(String path, OpenFlags flags, Caller caller);
+
+  /**
+   * Creates and opens a regular file (open(2) with O_CREAT). Nothing is written to OSS until the first flush, fsync or
+   * release: there is no zero-byte PutObject at create.
+   *
+   * @param mode permission bits
+   * @param exclusive O_EXCL: fail with EEXIST if the name exists
+   * @throws FsException EEXIST, ENOENT (parent missing), ENOTDIR, ENAMETOOLONG, EISDIR
+   */
+  FileHandle create(String path, int mode, OpenFlags flags, boolean exclusive, Caller caller);
+
+  /**
+   * Reads up to {@code dst.remaining()} bytes at {@code offset} into {@code dst}.
+   *
+   * @return bytes read; fewer than asked only at end of file, 0 at or past it
+   * @throws FsException EIO (also when the object changed under an open handle), EBADF
+   */
+  int read(FileHandle handle, long offset, ByteBuffer dst);
+
+  /**
+   * Writes {@code src.remaining()} bytes at {@code offset} into the file's local staging.
+   *
+   * @return bytes written (always all of them)
+   * @throws FsException EBADF (not open for writing), ENOSPC (staging disk full), EFBIG, EIO
+   */
+  int write(FileHandle handle, long offset, ByteBuffer src);
+
+  /**
+   * Called on every close(2) of a descriptor: uploads dirty data and returns only once it is in OSS.
+   *
+   * @throws FsException EIO when the upload failed (the data stays staged and the next flush retries)
+   */
+  void flush(FileHandle handle);
+
+  /** fsync(2): like {@link #flush}; the bytes are in OSS when it returns. */
+  void fsync(FileHandle handle, boolean dataOnly);
+
+  /** The last close of a handle: uploads anything still dirty and frees the handle. Errors are logged. */
+  void release(FileHandle handle);
+
+  /** mkdir(2): a {@code dir/} marker object with ossfs metadata. @throws FsException EEXIST, ENOENT, ENOTDIR */
+  FileAttr mkdir(String path, int mode, Caller caller);
+
+  /** unlink(2): DeleteObject. @throws FsException ENOENT, EISDIR */
+  void unlink(String path);
+
+  /** rmdir(2): only an empty directory. @throws FsException ENOENT, ENOTDIR, ENOTEMPTY, EBUSY (the root) */
+  void rmdir(String path);
+
+  /**
+   * rename(2): files by CopyObject (UploadPartCopy above the single-copy limit) then DeleteObject; directories by
+   * copying every object below them (in parallel) and deleting each source only after its copy exists. Replaces an
+   * existing target file, or an empty target directory.
+   *
+   * @throws FsException ENOENT, EEXIST/ENOTEMPTY, EISDIR, ENOTDIR, EINVAL (into itself), EIO (partial failure: both
+   *     names may then hold objects, none is lost)
+   */
+  void rename(String from, String to);
+
+  /**
+   * Changes mode, owner, size or times (chmod/chown/truncate/utimens; RFC 1813 SETATTR). Metadata changes are a
+   * CopyObject of the object onto itself with {@code x-oss-metadata-directive: REPLACE}.
+   *
+   * @param handle an open handle of the file (ftruncate), or null
+   * @throws FsException ENOENT, EISDIR (size on a directory), EIO
+   */
+  FileAttr setattr(String path, SetAttr changes, FileHandle handle, Caller caller);
+
+  /** symlink(2): target stored in the object body (or in {@code x-oss-meta-symlink-target} with symlink_in_meta). */
+  FileAttr symlink(String target, String linkPath, Caller caller);
+
+  /** readlink(2). @throws FsException ENOENT, EINVAL (not a symlink) */
+  String readlink(String path);
+
+  /** statfs(2). */
+  FsStats statfs();
+
+  /** Flushes every open handle and frees resources; the store is closed by its owner. */
+  @Override
+  void close();
+}
