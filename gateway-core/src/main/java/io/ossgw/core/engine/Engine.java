@@ -1,11 +1,21 @@
 package io.ossgw.core.engine;
 
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.ossgw.core.cache.MetaStore;
+import io.ossgw.core.cache.MvMetaStore;
 import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.memory.BufferPool;
+import io.ossgw.core.memory.MemoryBudget;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RetryingObjectStore;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.aliyun.AliyunObjectStore;
 import io.ossgw.core.vfs.VirtualFileSystem;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * One running OSS engine: the shared object-store client, caches, memory budget and the {@link VirtualFileSystem}
@@ -19,11 +29,18 @@ public final class Engine implements AutoCloseable {
   private final EngineConfig config;
   private final ObjectStore store;
   private final VirtualFileSystem fs;
+  private final MemoryBudget budget;
 
-  private Engine(EngineConfig config, ObjectStore store, VirtualFileSystem fs) {
+  private Engine(EngineConfig config, ObjectStore store, VirtualFileSystem fs, MemoryBudget budget) {
     this.config = config;
     this.store = store;
     this.fs = fs;
+    this.budget = budget;
+  }
+
+  /** The memory budget of read-ahead and upload buffers (bytes in use, peak, capacity). */
+  public MemoryBudget memoryBudget() {
+    return budget;
   }
 
   /**
@@ -40,12 +57,31 @@ public final class Engine implements AutoCloseable {
       store.close();
       throw e;
     }
-    return new Engine(config, store, new OssFileSystem(config, store));
+    return over(config, store);
   }
 
   /** Builds an engine over a given store (tests and decorators); no bucket check. */
   public static Engine over(EngineConfig config, ObjectStore store) {
-    return new Engine(config, store, new OssFileSystem(config, store));
+    return over(config, store, Ticker.systemTicker());
+  }
+
+  /** As {@link #over(EngineConfig, ObjectStore)} with the cache clock given (tests move it instead of sleeping). */
+  public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker) {
+    MemoryBudget budget = new MemoryBudget(MemoryBudget.defaultCapacity(config.prefetchLimit()));
+    BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
+    MetaStore metaStore = config.stateDir() == null ? MetaStore.NONE : MvMetaStore.open(metaStoreFile(config));
+    return new Engine(config, store, new OssFileSystem(config, store, pool, metaStore, ticker), budget);
+  }
+
+  /** One store file per endpoint, bucket and prefix: {@code <state_dir>/meta-<sha256 prefix>.mv}. */
+  static Path metaStoreFile(EngineConfig config) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(
+          (config.endpoint() + "\n" + config.bucket() + "\n" + config.prefix()).getBytes(StandardCharsets.UTF_8));
+      return config.stateDir().resolve("meta-" + HexFormat.of().formatHex(d, 0, 8) + ".mv");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void checkBucket(ObjectStore store, EngineConfig config) {

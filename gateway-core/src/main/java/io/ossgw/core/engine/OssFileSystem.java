@@ -1,43 +1,401 @@
 package io.ossgw.core.engine;
 
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.ossgw.core.cache.DirCache;
+import io.ossgw.core.cache.DirState;
+import io.ossgw.core.cache.MetaStore;
+import io.ossgw.core.cache.MetadataCache;
 import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.memory.BufferPool;
+import io.ossgw.core.meta.Inodes;
+import io.ossgw.core.meta.Node;
+import io.ossgw.core.meta.Origin;
+import io.ossgw.core.meta.PosixMeta;
+import io.ossgw.core.namespace.KeyMapper;
+import io.ossgw.core.namespace.VPaths;
+import io.ossgw.core.store.ContentSource;
+import io.ossgw.core.store.ListPage;
+import io.ossgw.core.store.ListedObject;
+import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.DirEntry;
 import io.ossgw.core.vfs.DirListing;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.FileType;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.FsStats;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
+import io.ossgw.core.write.Uploader;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
-/** WORK IN PROGRESS: the engine's VirtualFileSystem. */
+/**
+ * The engine's {@link VirtualFileSystem}: ossfs's on-bucket format over one {@link ObjectStore}, with the metadata
+ * caches, read-ahead and write staging of this package. SEMANTICS.md documents each operation's behaviour and cost.
+ */
 final class OssFileSystem implements VirtualFileSystem {
-  OssFileSystem(EngineConfig config, ObjectStore store) {}
+  private static final System.Logger LOG = System.getLogger(OssFileSystem.class.getName());
+  private static final int MAX_SYMLINK = 64 * 1024;
 
-  private static FsException todo() {
-    return new FsException(Errno.ENOSYS, "not built yet");
+  private final EngineConfig config;
+  private final ObjectStore store;
+  private final KeyMapper keys;
+  private final MetaStore metaStore;
+  private final OpenFiles openFiles = new OpenFiles();
+  private final ExecutorService io = Executors.newVirtualThreadPerTaskExecutor();
+  private final Namespace ns;
+  private final DataPath data;
+  private final Readers readers;
+  private final Renamer renamer;
+  private final AttrWriter attrWriter;
+
+  OssFileSystem(EngineConfig config, ObjectStore store, BufferPool pool, MetaStore metaStore, Ticker ticker) {
+    this.config = config;
+    this.store = store;
+    this.keys = new KeyMapper(config.prefix());
+    this.metaStore = metaStore;
+    PosixMeta posix = new PosixMeta(config.defaultUid(), config.defaultGid(), config.uidOverride(), config.gidOverride(),
+        config.umask());
+    MetadataCache stat = new MetadataCache(config.statCacheExpire(), config.statCacheSliding(), config.maxStatCacheSize(),
+        config.negativeCache(), ticker);
+    DirCache dirs = new DirCache(config.statCacheExpire(), config.statCacheSliding(), config.maxStatCacheSize(), ticker);
+    this.ns = new Namespace(config, store, keys, posix, stat, dirs, metaStore, openFiles,
+        new ParallelHeads(io, config.multireqMax()));
+    Uploader uploader = new Uploader(store, io, config.multipartSize(), config.parallelCount(), config.noMultipart());
+    this.data = new DataPath(config, store, io, ns, uploader);
+    this.readers = new Readers(store, pool, io, config.prefetchChunks(), config.backwardChunks(), config.prefetchThreads());
+    ObjectCopier copier = new ObjectCopier(store, io, config.singlepartCopyLimit(), config.multipartCopySize(),
+        config.parallelCount());
+    this.renamer = new Renamer(store, io, ns, openFiles, copier, config.listMaxKeys(), config.singlepartCopyLimit());
+    this.attrWriter = new AttrWriter(store, copier, ns);
   }
 
-  @Override public FileAttr getattr(String path) { throw todo(); }
-  @Override public DirListing readdir(String path) { throw todo(); }
-  @Override public FileHandle open(String path, OpenFlags flags, Caller caller) { throw todo(); }
-  @Override public FileHandle create(String path, int mode, OpenFlags flags, boolean exclusive, Caller caller) { throw todo(); }
-  @Override public int read(FileHandle handle, long offset, ByteBuffer dst) { throw todo(); }
-  @Override public int write(FileHandle handle, long offset, ByteBuffer src) { throw todo(); }
-  @Override public void flush(FileHandle handle) { throw todo(); }
-  @Override public void fsync(FileHandle handle, boolean dataOnly) { throw todo(); }
-  @Override public void release(FileHandle handle) { throw todo(); }
-  @Override public FileAttr mkdir(String path, int mode, Caller caller) { throw todo(); }
-  @Override public void unlink(String path) { throw todo(); }
-  @Override public void rmdir(String path) { throw todo(); }
-  @Override public void rename(String from, String to) { throw todo(); }
-  @Override public FileAttr setattr(String path, SetAttr changes, FileHandle handle, Caller caller) { throw todo(); }
-  @Override public FileAttr symlink(String target, String linkPath, Caller caller) { throw todo(); }
-  @Override public String readlink(String path) { throw todo(); }
-  @Override public FsStats statfs() { throw todo(); }
-  @Override public void close() {}
+  @Override
+  public FileAttr getattr(String path) {
+    return ns.resolve(path).attr();
+  }
+
+  @Override
+  public DirListing readdir(String path) {
+    VPaths.check(path);
+    DirState state = ns.list(path);
+    List<DirEntry> entries = new ArrayList<>(state.children().size());
+    for (Map.Entry<String, Node> e : state.children().entrySet()) {
+      Node local = openFiles.nodeOf(VPaths.child(path, e.getKey()));
+      entries.add(new DirEntry(e.getKey(), (local != null ? local : e.getValue()).attr()));
+    }
+    return new DirListing(entries, state.verifier());
+  }
+
+  @Override
+  public FileHandle open(String path, OpenFlags flags, Caller caller) {
+    Node node = ns.resolve(path);
+    if (node.isDirectory()) {
+      throw new FsException(Errno.EISDIR, path);
+    }
+    OpenFile file = openFiles.acquire(path, () -> new OpenFile(data, path, node.objectKey(), node, false));
+    OssHandle h = new OssHandle(file, flags);
+    if (flags.write() && flags.truncate()) {
+      try {
+        file.truncate(0);
+      } catch (RuntimeException e) {
+        release(h);
+        throw e;
+      }
+    }
+    return h;
+  }
+
+  @Override
+  public FileHandle create(String path, int mode, OpenFlags flags, boolean exclusive, Caller caller) {
+    VPaths.check(path);
+    Node existing = ns.resolveOrNull(path);
+    if (existing != null) {
+      if (exclusive) {
+        throw new FsException(Errno.EEXIST, path);
+      }
+      return open(path, flags, caller);
+    }
+    requireDirectory(VPaths.parent(path));
+    String key = keys.fileKey(path);
+    Instant now = Instant.now();
+    FileAttr a = new FileAttr(Inodes.of(key), FileType.REGULAR, mode & 07777, caller.uid(), caller.gid(), 0, now, now, now, null);
+    Node node = new Node(a, Origin.PENDING, key, null, WriteMeta.OCTET_STREAM, Map.of(), null, null, -1);
+    OpenFile file = openFiles.acquire(path, () -> new OpenFile(data, path, key, node, true));
+    ns.recordWritten(path, file.currentNode());
+    return new OssHandle(file, flags);
+  }
+
+  @Override
+  public int read(FileHandle handle, long offset, ByteBuffer dst) {
+    OssHandle h = OssHandle.of(handle);
+    if (!h.flags().read()) {
+      throw new FsException(Errno.EBADF, handle.path() + " is not open for reading");
+    }
+    OpenFile f = h.file;
+    if (f.staged()) {
+      return f.readStaged(offset, dst);
+    }
+    if (f.pendingCreate()) {
+      return 0;
+    }
+    return readers.read(h, ns, offset, dst);
+  }
+
+  @Override
+  public int write(FileHandle handle, long offset, ByteBuffer src) {
+    OssHandle h = OssHandle.of(handle);
+    if (!h.flags().write()) {
+      throw new FsException(Errno.EBADF, handle.path() + " is not open for writing");
+    }
+    return h.file.write(offset, src);
+  }
+
+  @Override
+  public void flush(FileHandle handle) {
+    OssHandle.of(handle).file.flush(false);
+  }
+
+  @Override
+  public void fsync(FileHandle handle, boolean dataOnly) {
+    OssHandle.of(handle).file.flush(true);
+  }
+
+  @Override
+  public void release(FileHandle handle) {
+    OssHandle h = OssHandle.of(handle);
+    if (!h.markReleased()) {
+      return;
+    }
+    h.closeReader();
+    OpenFile f = h.file;
+    try {
+      f.flush(true);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "upload of " + f.path() + " at close failed; its changes are lost: " + e.getMessage());
+    } finally {
+      if (openFiles.release(f)) {
+        f.dispose();
+      }
+    }
+  }
+
+  @Override
+  public FileAttr mkdir(String path, int mode, Caller caller) {
+    VPaths.check(path);
+    if (VPaths.isRoot(path) || ns.resolveOrNull(path) != null) {
+      throw new FsException(Errno.EEXIST, path);
+    }
+    requireDirectory(VPaths.parent(path));
+    String dirKey = keys.dirKey(path);
+    Instant now = Instant.now();
+    FileAttr a = new FileAttr(Inodes.of(dirKey), FileType.DIRECTORY, mode & 07777, caller.uid(), caller.gid(),
+        FileAttr.DIRECTORY_SIZE, now, now, now, null);
+    WriteMeta meta = PosixMeta.dirMeta(a, Map.of());
+    try {
+      WriteResult r = store.putObject(dirKey, ContentSource.empty(), meta);
+      Node n = ns.fromHead(dirKey, new ObjectInfo(dirKey, 0, r.etag(), now, "Normal", meta.contentType(), meta.userMeta(), -1));
+      ns.recordWritten(path, n);
+      ns.recordEmptyDirectory(path);
+      return n.attr();
+    } catch (StoreException e) {
+      throw Errors.toIo(e, path);
+    }
+  }
+
+  @Override
+  public void unlink(String path) {
+    VPaths.check(path);
+    Node node = ns.resolve(path);
+    if (node.isDirectory()) {
+      throw new FsException(Errno.EISDIR, path);
+    }
+    OpenFile open = openFiles.get(path);
+    if (node.origin() != Origin.PENDING) {
+      try {
+        store.deleteObject(node.objectKey());
+      } catch (StoreException e) {
+        throw Errors.toIo(e, path);
+      }
+    }
+    if (open != null) {
+      open.markUnlinked();
+    }
+    ns.recordRemoved(path, node.objectKey());
+  }
+
+  @Override
+  public void rmdir(String path) {
+    VPaths.check(path);
+    if (VPaths.isRoot(path)) {
+      throw new FsException(Errno.EBUSY, "cannot remove the mount root");
+    }
+    Node node = ns.resolve(path);
+    if (!node.isDirectory()) {
+      throw new FsException(Errno.ENOTDIR, path);
+    }
+    String dirKey = keys.dirKey(path);
+    try {
+      ListPage page = store.listObjectsV2(dirKey, "/", null, null, 2);
+      for (ListedObject o : page.objects()) {
+        if (!o.key().equals(dirKey)) {
+          throw new FsException(Errno.ENOTEMPTY, path);
+        }
+      }
+      if (!page.commonPrefixes().isEmpty() || !openFiles.under(path).isEmpty()) {
+        throw new FsException(Errno.ENOTEMPTY, path);
+      }
+      store.deleteObject(node.origin() == Origin.COMPAT_DIR ? node.objectKey() : dirKey);
+    } catch (StoreException e) {
+      throw Errors.toIo(e, path);
+    }
+    ns.recordRemoved(path, dirKey);
+  }
+
+  @Override
+  public void rename(String from, String to) {
+    renamer.rename(from, to);
+  }
+
+  @Override
+  public FileAttr setattr(String path, SetAttr changes, FileHandle handle, Caller caller) {
+    VPaths.check(path);
+    Node node = handle != null ? OssHandle.of(handle).file.currentNode() : ns.resolve(path);
+    if (changes.size() != null) {
+      truncate(path, node, changes.size(), handle, caller);
+      node = handle != null ? OssHandle.of(handle).file.currentNode() : ns.resolve(path);
+    }
+    if (!changes.changesMeta()) {
+      return node.attr();
+    }
+    if (node.origin() == Origin.ROOT) {
+      return node.attr(); // the mount root has no object to carry attributes
+    }
+    FileAttr changed = AttrWriter.apply(node.attr(), changes);
+    OpenFile open = handle != null ? OssHandle.of(handle).file : openFiles.get(path);
+    if (open != null && open.hasLocalState()) {
+      open.updateAttr(changed, changes.mtime() != null); // written with the pending upload
+      return open.currentNode().attr();
+    }
+    Node written = attrWriter.write(path, node, changed);
+    if (open != null) {
+      open.updateAttr(written.attr(), false);
+    }
+    return written.attr();
+  }
+
+  private void truncate(String path, Node node, long size, FileHandle handle, Caller caller) {
+    if (node.isDirectory()) {
+      throw new FsException(Errno.EISDIR, path);
+    }
+    if (size < 0) {
+      throw new FsException(Errno.EINVAL, "negative size");
+    }
+    if (handle != null) {
+      OssHandle.of(handle).file.truncate(size);
+      return;
+    }
+    if (node.attr().size() == size) {
+      return;
+    }
+    FileHandle h = open(path, OpenFlags.READ_WRITE, caller);
+    try {
+      OssHandle.of(h).file.truncate(size);
+      OssHandle.of(h).file.flush(true); // truncate(2) on a path is durable when it returns
+    } finally {
+      release(h);
+    }
+  }
+
+  @Override
+  public FileAttr symlink(String target, String linkPath, Caller caller) {
+    VPaths.check(linkPath);
+    if (ns.resolveOrNull(linkPath) != null) {
+      throw new FsException(Errno.EEXIST, linkPath);
+    }
+    requireDirectory(VPaths.parent(linkPath));
+    String key = keys.fileKey(linkPath);
+    Instant now = Instant.now();
+    FileAttr a = new FileAttr(Inodes.of(key), FileType.SYMLINK, 0777, caller.uid(), caller.gid(), 0, now, now, now, null);
+    byte[] body = target.getBytes(StandardCharsets.UTF_8);
+    Map<String, String> extra = config.symlinkInMeta() ? Map.of(PosixMeta.SYMLINK_TARGET, PosixMeta.encodeSymlinkTarget(target)) : Map.of();
+    WriteMeta meta = new WriteMeta(WriteMeta.OCTET_STREAM, PosixMeta.encode(a, extra));
+    ContentSource content = config.symlinkInMeta() ? ContentSource.empty() : ContentSource.ofBytes(body);
+    try {
+      WriteResult r = store.putObject(key, content, meta);
+      Node n = ns.fromHead(key, new ObjectInfo(key, content.length(), r.etag(), now, "Normal", meta.contentType(),
+          meta.userMeta(), -1));
+      n = new Node(n.attr(), n.origin(), key, n.objectType(), n.contentType(), n.userMeta(), target, n.lastModified(), -1);
+      ns.recordWritten(linkPath, n);
+      return n.attr();
+    } catch (StoreException e) {
+      throw Errors.toIo(e, linkPath);
+    }
+  }
+
+  @Override
+  public String readlink(String path) {
+    Node node = ns.resolve(path);
+    if (!node.attr().isSymlink()) {
+      throw new FsException(Errno.EINVAL, path + " is not a symbolic link");
+    }
+    if (node.symlinkTarget() != null) {
+      return node.symlinkTarget();
+    }
+    long size = node.attr().size();
+    if (size > MAX_SYMLINK) {
+      throw new FsException(Errno.EIO, path + ": symlink body too large");
+    }
+    ByteBuffer buf = ByteBuffer.allocate((int) size);
+    try {
+      store.getObjectRange(node.objectKey(), 0, buf, null);
+    } catch (StoreException e) {
+      throw Errors.toFs(e, path);
+    }
+    String target = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
+    ns.recordWritten(path, new Node(node.attr(), node.origin(), node.objectKey(), node.objectType(), node.contentType(),
+        node.userMeta(), target, node.lastModified(), node.nextAppendPosition()));
+    return target;
+  }
+
+  @Override
+  public FsStats statfs() {
+    long bsize = 16L << 20; // ossfs reports 16 MiB blocks and an effectively unlimited capacity
+    long blocks = Long.MAX_VALUE / bsize;
+    return new FsStats(bsize, blocks, blocks, 1L << 54, 1L << 54, VPaths.NAME_MAX);
+  }
+
+  private void requireDirectory(String path) {
+    if (!ns.resolve(path).isDirectory()) {
+      throw new FsException(Errno.ENOTDIR, path);
+    }
+  }
+
+  /** Uploads everything still unsaved, then stops the I/O threads and closes the metadata store. */
+  @Override
+  public void close() {
+    for (OpenFile f : openFiles.snapshot()) {
+      try {
+        f.flush(true);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "upload of " + f.path() + " at shutdown failed: " + e.getMessage());
+      }
+    }
+    io.shutdown();
+    metaStore.close();
+  }
 }

@@ -1,0 +1,97 @@
+package io.ossgw.core.engine;
+
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.meta.Node;
+import io.ossgw.core.store.ContentSource;
+import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.RangeRead;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.write.StagedFile;
+import io.ossgw.core.write.StreamingUpload;
+import io.ossgw.core.write.Uploader;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+
+/** What an {@link OpenFile} needs from the engine to stage, load and upload its data. */
+final class DataPath {
+  private static final int LOAD_PIECE = 1 << 20;
+
+  private final EngineConfig config;
+  private final ObjectStore store;
+  private final ExecutorService executor;
+  private final Namespace namespace;
+  private final Uploader uploader;
+
+  DataPath(EngineConfig config, ObjectStore store, ExecutorService executor, Namespace namespace, Uploader uploader) {
+    this.config = config;
+    this.store = store;
+    this.executor = executor;
+    this.namespace = namespace;
+    this.uploader = uploader;
+  }
+
+  Uploader uploader() {
+    return uploader;
+  }
+
+  boolean streamingAllowed() {
+    return !config.noMultipart();
+  }
+
+  StreamingUpload newStream(String key, Supplier<WriteMeta> meta) {
+    return new StreamingUpload(store, executor, uploader, key, meta, config.multipartSize(), config.parallelCount());
+  }
+
+  StagedFile newStaging(long baseSize) {
+    return new StagedFile(config.spoolDir(), baseSize);
+  }
+
+  /**
+   * Makes {@code [from, to)} of the staging valid by reading what is missing from the object it was opened on (pinned
+   * to its ETag, so bytes of two versions never mix).
+   *
+   * @throws FsException EIO when the object changed or shrank since it was opened, or a GET failed
+   */
+  void load(StagedFile f, String key, String etag, long from, long to) {
+    long end = Math.min(to, f.baseSize());
+    if (from >= end || f.valid().covers(from, end)) {
+      return;
+    }
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(LOAD_PIECE, end - from));
+    for (long[] gap : f.valid().gaps(from, end)) {
+      for (long off = gap[0]; off < gap[1]; ) {
+        int n = (int) Math.min(buf.capacity(), gap[1] - off);
+        buf.clear().limit(n);
+        RangeRead r;
+        try {
+          r = store.getObjectRange(key, off, buf, etag);
+        } catch (StoreException e) {
+          throw Errors.toIo(e, namespace.keys().pathOf(key));
+        }
+        if (r.bytesRead() < n) {
+          throw new FsException(Errno.EIO, key + " is shorter than when it was opened");
+        }
+        buf.flip();
+        f.fill(off, buf);
+        off += n;
+      }
+    }
+  }
+
+  WriteResult putEmpty(String key, WriteMeta meta) {
+    return store.putObject(key, ContentSource.empty(), meta);
+  }
+
+  /** Caches what was just uploaded and returns its node. */
+  Node recordUploaded(String path, ObjectInfo info) {
+    Node n = namespace.fromHead(info.key(), info);
+    namespace.recordWritten(path, n);
+    return n;
+  }
+}

@@ -1,0 +1,330 @@
+package io.ossgw.core.engine;
+
+import io.ossgw.core.meta.Inodes;
+import io.ossgw.core.meta.Node;
+import io.ossgw.core.meta.PosixMeta;
+import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.write.StagedFile;
+import io.ossgw.core.write.StreamingUpload;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One file opened by one or more handles (ossfs's FdEntity): the object it was opened on, its local staging once
+ * written, and the attributes it will have when uploaded. All handles of a path share it, so a reader sees what a writer
+ * wrote before the upload.
+ *
+ * <p>State changes happen under {@link #lock}; uploads hold it too, so a write waits for an upload of the same file.
+ */
+final class OpenFile {
+  final ReentrantLock lock = new ReentrantLock();
+  private final DataPath data;
+  private String path;
+  private String key;
+  private Node node;
+  private StagedFile staged;
+  private StreamingUpload stream;
+  private boolean pendingCreate;
+  private boolean unlinked;
+  private Instant explicitMtime;
+  private int refs;
+
+  /**
+   * @param node the file's node (from HEAD/cache), or a PENDING node for a file created and not yet uploaded
+   */
+  OpenFile(DataPath data, String path, String key, Node node, boolean pendingCreate) {
+    this.data = data;
+    this.path = path;
+    this.key = key;
+    this.node = node;
+    this.pendingCreate = pendingCreate;
+  }
+
+  String path() {
+    return path;
+  }
+
+  String key() {
+    return key;
+  }
+
+  int refs() {
+    return refs;
+  }
+
+  void retain() {
+    refs++;
+  }
+
+  int releaseRef() {
+    return --refs;
+  }
+
+  /** The node as the file system should show it now (size and times of unsaved writes included). */
+  Node currentNode() {
+    lock.lock();
+    try {
+      return node;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Takes newer attributes from OSS (the object changed since the open); ignored once the file has local state. */
+  void refresh(Node fresh) {
+    lock.lock();
+    try {
+      if (staged == null && !pendingCreate && !fresh.isDirectory()) {
+        node = fresh;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** True while the file has data or attributes not yet in OSS, so listings and lookups must show our version. */
+  boolean hasLocalState() {
+    return pendingCreate || (staged != null && staged.needsUpload());
+  }
+
+  boolean pendingCreate() {
+    return pendingCreate;
+  }
+
+  boolean unlinked() {
+    return unlinked;
+  }
+
+  /** The object was deleted or replaced by rename: nothing is uploaded any more. */
+  void markUnlinked() {
+    lock.lock();
+    try {
+      unlinked = true;
+      dropStream();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The file was renamed while open: later uploads go to the new key. */
+  void moveTo(String newPath, String newKey) {
+    lock.lock();
+    try {
+      dropStream();
+      this.path = newPath;
+      this.key = newKey;
+      FileAttr a = node.attr();
+      node = new Node(new FileAttr(Inodes.of(newKey), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(), a.mtime(),
+          a.ctime(), a.etag()), node.origin(), newKey, node.objectType(), node.contentType(), node.userMeta(),
+          node.symlinkTarget(), node.lastModified(), node.nextAppendPosition());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Writes bytes at an offset into the staging, streaming whole parts of a fresh file to OSS as they fill. */
+  int write(long offset, ByteBuffer src) {
+    lock.lock();
+    try {
+      int len = src.remaining();
+      StagedFile f = staging(node.attr().size());
+      if (stream != null && stream.conflicts(offset)) {
+        dropStream();
+      }
+      f.write(offset, src);
+      Instant now = Instant.now();
+      explicitMtime = null;
+      setAttr(node.attr().withSize(f.size()), now, now);
+      if (stream == null && f.baseSize() == 0 && f.dirty().first() == 0 && data.streamingAllowed()) {
+        stream = data.newStream(key, this::uploadMeta);
+      }
+      if (stream != null && !stream.invalid()) {
+        stream.onWrite(f);
+      }
+      return len;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Reads staged bytes (loading what is missing from the object) — only when the file has a staging. */
+  int readStaged(long offset, ByteBuffer dst) {
+    lock.lock();
+    try {
+      long size = staged.size();
+      if (offset >= size) {
+        return 0;
+      }
+      int len = (int) Math.min(dst.remaining(), size - offset);
+      data.load(staged, key, node.attr().etag(), offset, offset + len);
+      return staged.read(offset, dst, len);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** True once writes or a truncate gave this file a local staging: reads then go through it. */
+  boolean staged() {
+    lock.lock();
+    try {
+      return staged != null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Sets the size (truncate/ftruncate/O_TRUNC); the change is uploaded at the next flush. */
+  void truncate(long size) {
+    lock.lock();
+    try {
+      StagedFile f = staging(size == 0 ? 0 : node.attr().size());
+      if (stream != null && size < stream.streamedUpTo()) {
+        dropStream();
+      }
+      f.truncate(size);
+      Instant now = Instant.now();
+      setAttr(node.attr().withSize(size), now, now);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Changes attributes in memory; they are written with the next upload. */
+  void updateAttr(FileAttr a, boolean explicitMtimeSet) {
+    lock.lock();
+    try {
+      node = node.withAttr(a);
+      dropStream(); // its metadata was fixed at InitiateMultipartUpload; the flush uploads whole with the new one
+      if (explicitMtimeSet) {
+        explicitMtime = a.mtime();
+      }
+      if (staged != null) {
+        staged.markMetaDirty();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Uploads unsaved data and attributes; returns once they are in OSS.
+   *
+   * @param finalClose the last close: an empty new file is uploaded now rather than deferred
+   * @throws FsException EIO (the staging is kept, a later flush retries)
+   */
+  void flush(boolean finalClose) {
+    lock.lock();
+    try {
+      if (unlinked) {
+        return;
+      }
+      boolean dirty = staged != null && staged.needsUpload();
+      if (!dirty && !pendingCreate) {
+        return;
+      }
+      if (!dirty && !finalClose) {
+        return; // an empty new file: `>` redirection closes a dup first; one PUT at the last close is enough
+      }
+      upload();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void upload() {
+    WriteMeta meta = uploadMeta();
+    WriteResult r;
+    boolean multipart = false;
+    try {
+      if (staged == null) {
+        r = data.putEmpty(key, meta);
+      } else {
+        data.load(staged, key, node.attr().etag(), 0, staged.size());
+        if (stream != null && stream.started()) {
+          meta = stream.initiatedMeta(); // fixed when the upload began
+          r = stream.finish(staged);
+          multipart = true;
+        } else {
+          r = data.uploader().upload(key, staged, meta);
+          multipart = staged.size() >= data.uploader().multipartSize() && data.streamingAllowed();
+        }
+      }
+    } catch (StoreException e) {
+      dropStream();
+      throw Errors.toIo(e, path);
+    } catch (RuntimeException e) {
+      dropStream();
+      throw e;
+    }
+    stream = null;
+    if (staged != null) {
+      staged.markUploaded();
+    }
+    pendingCreate = false;
+    explicitMtime = null;
+    long size = staged == null ? 0 : staged.size();
+    node = data.recordUploaded(path, new ObjectInfo(key, size, r.etag(), Instant.now(), multipart ? "Multipart" : "Normal",
+        meta.contentType(), meta.userMeta(), -1));
+  }
+
+  /** The metadata the next upload writes: the POSIX attributes now, other user metadata kept. */
+  private WriteMeta uploadMeta() {
+    FileAttr a = node.attr();
+    if (explicitMtime != null) {
+      a = new FileAttr(a.ino(), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(), explicitMtime, a.ctime(), a.etag());
+    }
+    Map<String, String> base = node.userMeta() == null ? Map.of() : new HashMap<>(node.userMeta());
+    String ct = node.contentType() == null ? WriteMeta.OCTET_STREAM : node.contentType();
+    return new WriteMeta(ct, PosixMeta.encode(a, base));
+  }
+
+  private StagedFile staging(long baseSize) {
+    if (staged == null) {
+      staged = data.newStaging(pendingCreate ? 0 : baseSize);
+      if (pendingCreate) {
+        staged.markMetaDirty();
+      }
+    }
+    return staged;
+  }
+
+  private void setAttr(FileAttr a, Instant mtime, Instant ctime) {
+    node = node.withAttr(new FileAttr(a.ino(), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(), mtime, ctime,
+        a.etag()));
+  }
+
+  private void dropStream() {
+    if (stream != null) {
+      stream.invalidate();
+      stream = null;
+    }
+  }
+
+  /** Frees the staging (after the last handle is released). */
+  void dispose() {
+    lock.lock();
+    try {
+      dropStream();
+      if (staged != null) {
+        staged.close();
+        staged = null;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Fails if the file cannot be written through this open (it was unlinked: writes are accepted and discarded). */
+  static FsException notWritable(String path) {
+    return new FsException(Errno.EBADF, path + " is not open for writing");
+  }
+}

@@ -1,0 +1,72 @@
+package io.ossgw.core.engine;
+
+import io.ossgw.core.memory.BufferPool;
+import io.ossgw.core.meta.Node;
+import io.ossgw.core.read.ReadAhead;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.StoreErrorKind;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FsException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Reads of files nobody is writing, through one {@link ReadAhead} per handle. The handle first trusts the cached
+ * attributes; if the object changed since they were cached (its ETag no longer matches before any byte was returned),
+ * the attributes are refreshed with one HEAD and the read retried, so an open after an external change reads the new
+ * version. A change after bytes were returned fails the read with EIO rather than mixing versions.
+ */
+final class Readers {
+  private final ObjectStore store;
+  private final BufferPool pool;
+  private final Executor prefetchExecutor;
+  private final int window;
+  private final int backward;
+
+  Readers(ObjectStore store, BufferPool pool, ExecutorService io, int window, int backward, int prefetchThreads) {
+    this.store = store;
+    this.pool = pool;
+    Semaphore slots = new Semaphore(Math.max(1, prefetchThreads));
+    this.prefetchExecutor = task -> io.execute(() -> {
+      slots.acquireUninterruptibly();
+      try {
+        task.run();
+      } finally {
+        slots.release();
+      }
+    });
+    this.window = window;
+    this.backward = backward;
+  }
+
+  int read(OssHandle h, Namespace ns, long offset, ByteBuffer dst) {
+    synchronized (h) {
+      for (int attempt = 0; ; attempt++) {
+        if (h.reader == null) {
+          Node n = h.file.currentNode();
+          h.reader = new ReadAhead(store, pool, prefetchExecutor, n.objectKey(), n.attr().size(), n.attr().etag(), window, backward);
+        }
+        int pos = dst.position();
+        try {
+          int got = h.reader.read(offset, dst);
+          h.readSomething |= got > 0;
+          return got;
+        } catch (StoreException e) {
+          dst.position(pos);
+          boolean changed = e.kind() == StoreErrorKind.PRECONDITION_FAILED || e.kind() == StoreErrorKind.NOT_FOUND;
+          if (!changed || h.readSomething || attempt > 0) {
+            if (changed) {
+              throw new FsException(Errno.EIO, h.path() + " changed in OSS while open: " + e.code(), e);
+            }
+            throw Errors.toIo(e, h.path());
+          }
+          h.closeReader();
+          h.file.refresh(ns.lookup(h.path()));
+        }
+      }
+    }
+  }
+}

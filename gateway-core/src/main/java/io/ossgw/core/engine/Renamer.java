@@ -1,0 +1,250 @@
+package io.ossgw.core.engine;
+
+import io.ossgw.core.meta.Inodes;
+import io.ossgw.core.meta.Node;
+import io.ossgw.core.meta.Origin;
+import io.ossgw.core.namespace.VPaths;
+import io.ossgw.core.store.ListPage;
+import io.ossgw.core.store.ListedObject;
+import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FsException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * rename(2) on an object store, which has no rename: a file is copied (CopyObject, or UploadPartCopy above the
+ * single-copy limit) and the source deleted; a directory is copied object by object in parallel, and each source is
+ * deleted only after its copy exists, so a failure half-way leaves every byte under one of the two names (reported as
+ * EIO), never lost. Not atomic, as with every OSS filesystem (SEMANTICS.md).
+ */
+final class Renamer {
+  private static final int COPY_PARALLELISM = 32;
+
+  private final ObjectStore store;
+  private final ExecutorService executor;
+  private final Namespace ns;
+  private final OpenFiles openFiles;
+  private final ObjectCopier copier;
+  private final int listMaxKeys;
+  private final long singlepartLimit;
+
+  Renamer(ObjectStore store, ExecutorService executor, Namespace ns, OpenFiles openFiles, ObjectCopier copier,
+      int listMaxKeys, long singlepartLimit) {
+    this.singlepartLimit = singlepartLimit;
+    this.store = store;
+    this.executor = executor;
+    this.ns = ns;
+    this.openFiles = openFiles;
+    this.copier = copier;
+    this.listMaxKeys = listMaxKeys;
+  }
+
+  void rename(String from, String to) {
+    VPaths.check(from);
+    VPaths.check(to);
+    if (VPaths.isRoot(from) || VPaths.isRoot(to)) {
+      throw new FsException(Errno.EBUSY, "cannot rename the mount root");
+    }
+    if (from.equals(to)) {
+      return;
+    }
+    if (VPaths.isSameOrBelow(to, from)) {
+      throw new FsException(Errno.EINVAL, "cannot move " + from + " into itself");
+    }
+    Node src = ns.resolve(from);
+    Node parent = ns.resolve(VPaths.parent(to));
+    if (!parent.isDirectory()) {
+      throw new FsException(Errno.ENOTDIR, VPaths.parent(to));
+    }
+    Node dst = ns.resolveOrNull(to);
+    if (src.isDirectory()) {
+      if (dst != null) {
+        if (!dst.isDirectory()) {
+          throw new FsException(Errno.ENOTDIR, to);
+        }
+        removeEmptyTarget(to, dst);
+      }
+      renameDirectory(from, to);
+    } else {
+      if (dst != null && dst.isDirectory()) {
+        throw new FsException(Errno.EISDIR, to);
+      }
+      renameFile(from, to, src);
+    }
+  }
+
+  private void renameFile(String from, String to, Node src) {
+    String dstKey = ns.keys().fileKey(to);
+    OpenFile open = openFiles.get(from);
+    if (open != null && open.pendingCreate() && !open.unlinked()) {
+      open.moveTo(to, dstKey); // never uploaded: nothing to copy, it will be uploaded under its new name
+      openFiles.rekey(from, open);
+      ns.recordRemoved(from, null);
+      ns.recordWritten(to, open.currentNode());
+      return;
+    }
+    if (open != null && open.hasLocalState()) {
+      open.flush(true);
+      src = open.currentNode();
+    }
+    try {
+      WriteMeta meta = null;
+      long size = src.attr().size();
+      if (!singleCopy(size)) {
+        Node full = src.metaKnown() ? src : ns.lookup(from);
+        meta = new WriteMeta(full.contentType(), full.userMeta());
+      }
+      WriteResult r = copier.copy(src.objectKey(), dstKey, size, meta);
+      store.deleteObject(src.objectKey());
+      FileAttr a = src.attr();
+      FileAttr moved = new FileAttr(Inodes.of(dstKey), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(), a.mtime(),
+          Instant.now(), r.etag());
+      Node dstNode = new Node(moved, Origin.FILE, dstKey, src.objectType(), src.contentType(), src.userMeta(),
+          src.symlinkTarget(), Instant.now(), src.nextAppendPosition());
+      ns.recordRemoved(from, src.objectKey());
+      ns.recordWritten(to, dstNode);
+    } catch (StoreException e) {
+      ns.forgetTree(from);
+      ns.forgetTree(to);
+      throw Errors.toIo(e, from);
+    }
+    OpenFile reader = openFiles.get(from);
+    if (reader != null) {
+      reader.moveTo(to, dstKey);
+      openFiles.rekey(from, reader);
+    }
+  }
+
+  /** True when one CopyObject moves it (keeping the source's metadata); bigger objects need their metadata. */
+  private boolean singleCopy(long size) {
+    return size <= singlepartLimit;
+  }
+
+  /** An existing target directory must be empty; its marker goes so the source's (or none) takes its place. */
+  private void removeEmptyTarget(String to, Node dst) {
+    String dirKey = ns.keys().dirKey(to);
+    ListPage page;
+    try {
+      page = store.listObjectsV2(dirKey, "/", null, null, 2);
+    } catch (StoreException e) {
+      throw Errors.toIo(e, to);
+    }
+    for (ListedObject o : page.objects()) {
+      if (!o.key().equals(dirKey)) {
+        throw new FsException(Errno.ENOTEMPTY, to);
+      }
+    }
+    if (!page.commonPrefixes().isEmpty() || !openFiles.under(to).isEmpty()) {
+      throw new FsException(Errno.ENOTEMPTY, to);
+    }
+    if (dst.origin() == Origin.DIR_MARKER || dst.origin() == Origin.PREFIX) {
+      try {
+        store.deleteObject(dirKey);
+      } catch (StoreException e) {
+        throw Errors.toIo(e, to);
+      }
+    }
+  }
+
+  private void renameDirectory(String from, String to) {
+    for (OpenFile f : openFiles.under(from)) {
+      if (f.hasLocalState()) {
+        f.flush(true); // unsaved files become objects first, so the copy below moves them
+      }
+    }
+    String srcPrefix = ns.keys().dirKey(from);
+    String dstPrefix = ns.keys().dirKey(to);
+    List<ListedObject> objects = listAll(srcPrefix, from);
+    Semaphore slots = new Semaphore(COPY_PARALLELISM);
+    List<Future<String>> copies = new ArrayList<>(objects.size());
+    for (ListedObject o : objects) {
+      copies.add(executor.submit(() -> {
+        slots.acquire();
+        try {
+          String dstKey = dstPrefix + o.key().substring(srcPrefix.length());
+          WriteMeta meta = null;
+          if (!singleCopy(o.size())) {
+            ObjectInfo info = store.headObject(o.key());
+            meta = new WriteMeta(info.contentType(), info.userMeta());
+          }
+          copier.copy(o.key(), dstKey, o.size(), meta);
+          return o.key();
+        } finally {
+          slots.release();
+        }
+      }));
+    }
+    List<String> copied = new ArrayList<>(objects.size());
+    RuntimeException firstError = null;
+    int failures = 0;
+    for (Future<String> f : copies) {
+      try {
+        copied.add(f.get());
+      } catch (ExecutionException e) {
+        failures++;
+        if (firstError == null) {
+          firstError = e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failures++;
+      }
+    }
+    List<String> notDeleted = deleteAll(copied);
+    ns.forgetTree(from);
+    ns.forgetTree(to);
+    ns.recordRemoved(from, null);
+    for (OpenFile f : openFiles.under(from)) {
+      String oldPath = f.path();
+      String newPath = to + oldPath.substring(from.length());
+      f.moveTo(newPath, ns.keys().fileKey(newPath));
+      openFiles.rekey(oldPath, f);
+    }
+    if (failures > 0 || !notDeleted.isEmpty()) {
+      throw new FsException(Errno.EIO, "rename " + from + " -> " + to + ": " + failures + " of " + objects.size()
+          + " objects could not be copied and stay under the old name; " + notDeleted.size()
+          + " copied sources could not be deleted" + (firstError == null ? "" : " (" + firstError.getMessage() + ")"),
+          firstError);
+    }
+  }
+
+  private List<ListedObject> listAll(String prefix, String path) {
+    List<ListedObject> all = new ArrayList<>();
+    String token = null;
+    try {
+      do {
+        ListPage page = store.listObjectsV2(prefix, null, token, null, listMaxKeys);
+        all.addAll(page.objects());
+        token = page.nextContinuationToken();
+      } while (token != null);
+    } catch (StoreException e) {
+      throw Errors.toIo(e, path);
+    }
+    return all;
+  }
+
+  /** Deletes in batches of 1000 (DeleteMultipleObjects); returns the keys that could not be deleted. */
+  private List<String> deleteAll(List<String> keys) {
+    List<String> failed = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i += 1000) {
+      List<String> batch = keys.subList(i, Math.min(keys.size(), i + 1000));
+      try {
+        failed.addAll(store.deleteObjects(batch));
+      } catch (StoreException e) {
+        failed.addAll(batch);
+      }
+    }
+    return failed;
+  }
+}

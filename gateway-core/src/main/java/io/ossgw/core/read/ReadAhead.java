@@ -1,0 +1,260 @@
+package io.ossgw.core.read;
+
+import io.ossgw.core.memory.BufferPool;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.RangeRead;
+import io.ossgw.core.store.StoreException;
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+
+/**
+ * Sequential read-ahead of one open file into pooled off-heap chunks (ossfs {@code direct_read}, reference/
+ * ossfs-compat.md §3.7): each chunk is one ranged GET; while reads stay sequential the window of chunks fetched ahead
+ * doubles (1, 2, 4 ... up to {@code maxWindow}), a read elsewhere resets it to 0 and is served by a ranged GET of just
+ * the bytes asked for; chunks further than {@code backwardChunks} behind the cursor or beyond the window are freed.
+ * Buffers come from the global {@link BufferPool}; when the budget is spent, reads go straight to ranged GETs.
+ *
+ * <p>The first GET pins the object's ETag and every later GET sends {@code If-Match}, so one open never mixes bytes of
+ * two versions of an object: a change shows up as {@link StoreException} PRECONDITION_FAILED.
+ *
+ * <p>Not thread-safe on its own: the owner serialises calls (one instance per open handle).
+ */
+public final class ReadAhead implements AutoCloseable {
+  private final ObjectStore store;
+  private final BufferPool pool;
+  private final Executor executor;
+  private final String key;
+  private final long size;
+  private final long chunkSize;
+  private final int maxWindow;
+  private final int backwardChunks;
+  private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
+  private volatile String etag;
+  private long nextExpected;
+  private int window;
+  private long prefetchedChunks;
+
+  /**
+   * @param key the object
+   * @param size the object's size when opened (reads stop there)
+   * @param etag the ETag to pin (If-Match), or null to pin the one the first GET returns
+   * @param maxWindow {@code direct_read_prefetch_chunks}; 0 turns read-ahead off
+   * @param backwardChunks {@code direct_read_backward_chunks}
+   */
+  public ReadAhead(ObjectStore store, BufferPool pool, Executor executor, String key, long size, String etag,
+      int maxWindow, int backwardChunks) {
+    this.store = store;
+    this.pool = pool;
+    this.executor = executor;
+    this.key = key;
+    this.size = size;
+    this.etag = etag;
+    this.chunkSize = pool.bufferSize();
+    this.maxWindow = maxWindow;
+    this.backwardChunks = backwardChunks;
+  }
+
+  /** The current read-ahead window in chunks (0 after a random read). */
+  public int window() {
+    return window;
+  }
+
+  /** Chunks fetched ahead so far (for tests and metrics). */
+  public long prefetchedChunks() {
+    return prefetchedChunks;
+  }
+
+  /** Chunks held now. */
+  public int heldChunks() {
+    return chunks.size();
+  }
+
+  /**
+   * Reads up to {@code dst.remaining()} bytes at {@code offset}.
+   *
+   * @return bytes read, 0 at or past the end
+   * @throws StoreException when a GET fails (PRECONDITION_FAILED if the object changed)
+   */
+  public int read(long offset, ByteBuffer dst) {
+    if (offset >= size || !dst.hasRemaining()) {
+      return 0;
+    }
+    int len = (int) Math.min(dst.remaining(), size - offset);
+    // within one chunk of where the last read ended counts as sequential: the kernel's parallel read-ahead requests
+    // arrive slightly out of order
+    boolean sequential = Math.abs(offset - nextExpected) <= chunkSize;
+    window = !sequential || maxWindow == 0 ? 0 : window == 0 ? 1 : Math.min(window * 2, maxWindow);
+    nextExpected = sequential ? Math.max(nextExpected, offset + len) : offset + len;
+    long first = offset / chunkSize;
+    long last = (offset + len - 1) / chunkSize;
+    if (window == 0) {
+      evict(first, first - 1);
+      return direct(offset, dst, len);
+    }
+    schedule(first, last + window);
+    evict(first, last + window);
+    int done = 0;
+    for (long idx = first; idx <= last; idx++) {
+      long cStart = idx * chunkSize;
+      long from = Math.max(offset, cStart);
+      long to = Math.min(offset + len, cStart + chunkSize);
+      int n = (int) (to - from);
+      Chunk c = chunks.get(idx);
+      if (c == null) {
+        int limit = dst.limit();
+        dst.limit(dst.position() + n);
+        int got = direct(from, dst, n);
+        dst.limit(limit);
+        done += got;
+        if (got < n) {
+          break;
+        }
+      } else {
+        try {
+          c.await();
+        } catch (RuntimeException e) {
+          chunks.remove(idx); // a later read tries again
+          c.free();
+          throw e;
+        }
+        ByteBuffer src = c.buf.duplicate();
+        int at = (int) (from - cStart);
+        int avail = Math.max(0, Math.min(n, c.length - at));
+        src.limit(at + avail).position(at);
+        dst.put(src);
+        done += avail;
+        if (avail < n) {
+          break;
+        }
+      }
+    }
+    return done;
+  }
+
+  private int direct(long offset, ByteBuffer dst, int len) {
+    int limit = dst.limit();
+    dst.limit(dst.position() + len);
+    try {
+      RangeRead r = store.getObjectRange(key, offset, dst, etag);
+      pin(r.etag());
+      return r.bytesRead();
+    } finally {
+      dst.limit(limit);
+    }
+  }
+
+  private void pin(String e) {
+    if (etag == null && e != null) {
+      etag = e;
+    }
+  }
+
+  /** Starts GETs for chunks [from, to] that are not held yet, while buffers are available. */
+  private void schedule(long from, long to) {
+    long lastChunk = (size - 1) / chunkSize;
+    for (long idx = from; idx <= Math.min(to, lastChunk); idx++) {
+      if (chunks.containsKey(idx)) {
+        continue;
+      }
+      ByteBuffer buf = pool.tryAcquire();
+      if (buf == null) {
+        return; // budget spent: the rest is read directly
+      }
+      Chunk c = new Chunk(idx, buf);
+      chunks.put(idx, c);
+      prefetchedChunks++;
+      long start = idx * chunkSize;
+      int length = (int) Math.min(chunkSize, size - start);
+      c.future = CompletableFuture.runAsync(() -> c.fill(start, length), executor);
+    }
+  }
+
+  /** Frees chunks outside [cursor - backwardChunks, windowEnd]. */
+  private void evict(long cursor, long windowEnd) {
+    for (Iterator<Map.Entry<Long, Chunk>> it = chunks.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Long, Chunk> e = it.next();
+      long idx = e.getKey();
+      if (idx < cursor - backwardChunks || idx > windowEnd) {
+        it.remove();
+        e.getValue().free();
+      }
+    }
+  }
+
+  /** Frees every chunk; an in-flight GET returns its buffer when it ends. */
+  @Override
+  public void close() {
+    for (Chunk c : chunks.values()) {
+      c.free();
+    }
+    chunks.clear();
+  }
+
+  private final class Chunk {
+    final long index;
+    final ByteBuffer buf;
+    volatile int length;
+    volatile CompletableFuture<Void> future;
+    private boolean freed;
+    private boolean filling = true;
+
+    Chunk(long index, ByteBuffer buf) {
+      this.index = index;
+      this.buf = buf;
+    }
+
+    void fill(long start, int len) {
+      try {
+        ByteBuffer dst = buf.duplicate().clear().limit(len);
+        int total = 0;
+        while (total < len) {
+          RangeRead r = store.getObjectRange(key, start + total, dst, etag);
+          pin(r.etag());
+          if (r.bytesRead() == 0) {
+            break;
+          }
+          total += r.bytesRead();
+        }
+        length = total;
+      } finally {
+        synchronized (this) {
+          filling = false;
+          if (freed) {
+            pool.release(buf);
+          }
+        }
+      }
+    }
+
+    void await() {
+      try {
+        future.join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof RuntimeException re) {
+          throw re;
+        }
+        throw e;
+      }
+    }
+
+    synchronized void free() {
+      if (freed) {
+        return;
+      }
+      freed = true;
+      if (!filling) {
+        pool.release(buf);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "chunk " + index;
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package io.ossgw.core.write;
+
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FsException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The local spool of one file being written: an anonymous sparse file in {@code tmpdir} (created and unlinked at
+ * once, like ossfs's {@code mkstemp}, so a crash leaves nothing behind) plus which bytes of it are the file's content
+ * ({@link #valid()}) and which changed since the last upload ({@link #dirty()}).
+ *
+ * <p>Bytes the spool does not hold yet come from the object the file was opened on ({@code baseSize} bytes of it); the
+ * owner loads them before an upload. Not thread-safe: the owner holds its lock.
+ */
+public final class StagedFile implements AutoCloseable {
+  private final FileChannel channel;
+  private final RangeSet valid = new RangeSet();
+  private final RangeSet dirty = new RangeSet();
+  private long size;
+  private long baseSize;
+  private boolean metaDirty;
+
+  /**
+   * @param spoolDir where to create the spool file
+   * @param baseSize bytes of the existing object behind this file (0 for a new or truncated file)
+   * @throws FsException ENOSPC or EIO when the spool file cannot be created
+   */
+  public StagedFile(Path spoolDir, long baseSize) {
+    try {
+      Files.createDirectories(spoolDir);
+      Path p = Files.createTempFile(spoolDir, "ossgw-spool-", ".tmp");
+      this.channel = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      Files.delete(p);
+    } catch (IOException e) {
+      throw ioError("create spool file in " + spoolDir, e);
+    }
+    this.baseSize = baseSize;
+    this.size = baseSize;
+  }
+
+  /** Writes {@code src} at {@code offset}; the range becomes valid and dirty. */
+  public void write(long offset, ByteBuffer src) {
+    int len = src.remaining();
+    try {
+      long pos = offset;
+      while (src.hasRemaining()) {
+        pos += channel.write(src, pos);
+      }
+    } catch (IOException e) {
+      throw ioError("write spool", e);
+    }
+    valid.add(offset, offset + len);
+    dirty.add(offset, offset + len);
+    size = Math.max(size, offset + len);
+  }
+
+  /**
+   * Stores bytes loaded from the base object (valid, not dirty). Only the sub-ranges still missing are written, so a
+   * concurrent newer write is never overwritten by older base bytes.
+   */
+  public void fill(long offset, ByteBuffer src) {
+    int len = src.remaining();
+    for (long[] gap : valid.gaps(offset, offset + len)) {
+      ByteBuffer part = src.duplicate();
+      part.position(src.position() + (int) (gap[0] - offset)).limit(src.position() + (int) (gap[1] - offset));
+      try {
+        long pos = gap[0];
+        while (part.hasRemaining()) {
+          pos += channel.write(part, pos);
+        }
+      } catch (IOException e) {
+        throw ioError("write spool", e);
+      }
+      valid.add(gap[0], gap[1]);
+    }
+  }
+
+  /**
+   * Reads valid bytes at {@code offset} (the caller checked {@link #valid()} covers them); holes read as zeros.
+   */
+  public int read(long offset, ByteBuffer dst, int len) {
+    int done = 0;
+    try {
+      while (done < len) {
+        ByteBuffer slice = dst.duplicate().limit(dst.position() + len - done);
+        int n = channel.read(slice, offset + done);
+        if (n <= 0) {
+          break;
+        }
+        dst.position(dst.position() + n);
+        done += n;
+      }
+    } catch (IOException e) {
+      throw ioError("read spool", e);
+    }
+    while (done < len) { // sparse tail beyond the spool file's end: zeros
+      dst.put((byte) 0);
+      done++;
+    }
+    return done;
+  }
+
+  /** Sets the size: shrinking drops bytes, growing adds zeros (valid and dirty). */
+  public void truncate(long newSize) {
+    try {
+      if (newSize < size) {
+        valid.truncate(newSize);
+        dirty.truncate(newSize);
+        if (channel.size() > newSize) {
+          channel.truncate(newSize);
+        }
+        baseSize = Math.min(baseSize, newSize);
+      } else if (newSize > size) {
+        if (channel.size() > size) {
+          channel.truncate(size); // stale bytes past the old end must read back as zeros
+        }
+        valid.add(size, newSize);
+        dirty.add(size, newSize);
+      }
+    } catch (IOException e) {
+      throw ioError("truncate spool", e);
+    }
+    size = newSize;
+    metaDirty = true;
+  }
+
+  /** Makes the spool file exactly {@link #size()} bytes long (a sparse zero tail), so uploads can read every byte. */
+  public void materializeSize() {
+    try {
+      if (channel.size() < size) {
+        channel.write(ByteBuffer.wrap(new byte[1]), size - 1);
+      }
+    } catch (IOException e) {
+      throw ioError("extend spool", e);
+    }
+  }
+
+  /** After a successful upload: nothing is dirty and the uploaded content is the new base. */
+  public void markUploaded() {
+    dirty.clear();
+    metaDirty = false;
+    baseSize = size;
+  }
+
+  /** Records that the object must be rewritten even without data changes (a truncate or a new file). */
+  public void markMetaDirty() {
+    metaDirty = true;
+  }
+
+  /** True when an upload is due: data or size changed since the last one. */
+  public boolean needsUpload() {
+    return metaDirty || !dirty.isEmpty();
+  }
+
+  public FileChannel channel() {
+    return channel;
+  }
+
+  public RangeSet valid() {
+    return valid;
+  }
+
+  public RangeSet dirty() {
+    return dirty;
+  }
+
+  public long size() {
+    return size;
+  }
+
+  /** Bytes of the base object still behind this file (bytes past it are zeros or written data). */
+  public long baseSize() {
+    return baseSize;
+  }
+
+  @Override
+  public void close() {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // the file is already unlinked; nothing to clean up
+    }
+  }
+
+  static FsException ioError(String what, IOException e) {
+    String msg = String.valueOf(e.getMessage());
+    if (msg.contains("No space left") || msg.contains("Disk quota")) {
+      return new FsException(Errno.ENOSPC, what + ": " + msg, e);
+    }
+    return new FsException(Errno.EIO, what + ": " + msg, e);
+  }
+}
