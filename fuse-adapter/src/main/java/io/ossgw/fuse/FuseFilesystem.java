@@ -1,0 +1,579 @@
+package io.ossgw.fuse;
+
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.DirEntry;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.vfs.FsStats;
+import io.ossgw.core.vfs.OpenFlags;
+import io.ossgw.core.vfs.SetAttr;
+import io.ossgw.core.vfs.VirtualFileSystem;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The FUSE operations of the libfuse high-level API, implemented on a {@link VirtualFileSystem} without any binding
+ * types: a binding (jnr-fuse today, perhaps jfuse later) converts native arguments, calls these methods and copies
+ * results back. Every method returns 0 (or a byte count, or an fh) on success and {@code -errno} on failure, as
+ * libfuse expects; none throws.
+ *
+ * <p>Errors: an {@link FsException} becomes {@code -errno()}. Anything else (a bug, a RuntimeException from below)
+ * becomes {@code -EIO}, is counted in {@link FuseStats#unexpectedErrors()} and logged once per operation and path:
+ * never ENOENT, because the kernel would cache a negative entry for a file that exists.
+ *
+ * <p>Paths are absolute within the mount, as libfuse passes them. For operations on open files (read, write, flush,
+ * fsync, release, ftruncate, fgetattr) the path may be null: the bindings tell libfuse they accept that
+ * ({@code flag_nullpath_ok}), which keeps I/O on unlinked-but-open files working with {@code hard_remove}; the fh
+ * identifies the file.
+ *
+ * <p>Thread-safe: libfuse's multithreaded loop calls these concurrently.
+ */
+public final class FuseFilesystem {
+  /** {@code utimensat(2)}'s "set to the current time" marker in {@code tv_nsec}. */
+  public static final long UTIME_NOW = (1L << 30) - 1;
+
+  /** {@code utimensat(2)}'s "leave unchanged" marker in {@code tv_nsec}. */
+  public static final long UTIME_OMIT = (1L << 30) - 2;
+
+  /** Longest name component in bytes of UTF-8 (Linux NAME_MAX); longer gives ENAMETOOLONG. */
+  public static final int NAME_MAX = 255;
+
+  private static final int O_EXCL = 0200;
+
+  /** Receives the attributes of a successful getattr/fgetattr. */
+  @FunctionalInterface
+  public interface StatSink {
+    /** @param attr the attributes to write into {@code struct stat} */
+    void put(FileAttr attr);
+  }
+
+  /** Receives directory entries; the libfuse filler behind it. */
+  @FunctionalInterface
+  public interface DirFiller {
+    /**
+     * @param name one path component
+     * @param attr its attributes (type and inode number are used on libfuse2), or null when unknown
+     * @return true when the reply buffer is full and listing must stop
+     */
+    boolean add(String name, FileAttr attr);
+  }
+
+  /** Receives the result of statfs. */
+  @FunctionalInterface
+  public interface StatfsSink {
+    /** @param stats the figures to write into {@code struct statvfs} */
+    void put(FsStats stats);
+  }
+
+  private final VirtualFileSystem vfs;
+  private final FuseStats stats = new FuseStats();
+  private final OpenFileTable files = new OpenFileTable();
+  private final UnexpectedErrorLog errorLog = new UnexpectedErrorLog();
+  private final int ioSize;
+  private final CountDownLatch initialized = new CountDownLatch(1);
+
+  /**
+   * @param vfs the filesystem to present
+   * @param options the mount's options ({@code maxWrite} becomes {@code st_blksize}, the I/O size tools use)
+   */
+  public FuseFilesystem(VirtualFileSystem vfs, FuseOptions options) {
+    this.vfs = Objects.requireNonNull(vfs, "vfs");
+    this.ioSize = Math.min(options.maxWrite(), FuseOptions.LIBFUSE2_MAX_REQUEST);
+  }
+
+  /** This mount's counters. */
+  public FuseStats stats() {
+    return stats;
+  }
+
+  /** {@code st_blksize} to report, in bytes: the largest write request, so tools size their buffers to it. */
+  public int preferredIoSize() {
+    return ioSize;
+  }
+
+  /** Number of files currently open through this mount. */
+  public int openFiles() {
+    return files.size();
+  }
+
+  /** The kernel's INIT request was answered: the session is serving. Called by the binding from its init callback. */
+  public void init(FuseConnection connection) {
+    stats.call(FuseOp.INIT);
+    stats.connection(connection);
+    initialized.countDown();
+  }
+
+  /** Waits up to {@code millis} for {@link #init}; true once it happened. */
+  public boolean awaitInit(long millis) throws InterruptedException {
+    return initialized.await(millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** getattr: stat(2) of a path. */
+  public int getattr(String path, StatSink out) {
+    stats.call(FuseOp.GETATTR);
+    try {
+      if (nameTooLong(path)) {
+        return fail(FuseOp.GETATTR, Errno.ENAMETOOLONG);
+      }
+      out.put(vfs.getattr(path));
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.GETATTR, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.GETATTR, path, t);
+    }
+  }
+
+  /** fgetattr: fstat(2) of an open file; {@code path} may be null. */
+  public int fgetattr(String path, long fh, StatSink out) {
+    stats.call(FuseOp.FGETATTR);
+    try {
+      FileHandle h = files.get(fh);
+      String p = path != null ? path : h != null ? h.path() : null;
+      if (p == null) {
+        return fail(FuseOp.FGETATTR, Errno.EBADF);
+      }
+      out.put(vfs.getattr(p));
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.FGETATTR, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.FGETATTR, path, t);
+    }
+  }
+
+  /**
+   * access(2). Always 0: with {@code default_permissions} the kernel checks modes itself and does not send ACCESS;
+   * without it the gateway does not enforce permissions.
+   */
+  public int access(String path, int mask) {
+    stats.call(FuseOp.ACCESS);
+    return 0;
+  }
+
+  /**
+   * readlink(2): writes the target's UTF-8 bytes and a terminating NUL into {@code out}, truncating the target to
+   * {@code out.remaining() - 1} bytes as libfuse's contract says.
+   */
+  public int readlink(String path, ByteBuffer out) {
+    stats.call(FuseOp.READLINK);
+    try {
+      if (out.remaining() == 0) {
+        return fail(FuseOp.READLINK, Errno.EINVAL);
+      }
+      byte[] target = vfs.readlink(path).getBytes(StandardCharsets.UTF_8);
+      out.put(target, 0, Math.min(target.length, out.remaining() - 1)).put((byte) 0);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.READLINK, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.READLINK, path, t);
+    }
+  }
+
+  /** opendir: nothing to do; the kernel has looked the directory up already and fuse2 lists it in one readdir. */
+  public int opendir(String path) {
+    stats.call(FuseOp.OPENDIR);
+    return 0;
+  }
+
+  /**
+   * readdir in libfuse2's offset-0 mode: the whole listing at once, libfuse buffers it and answers the kernel's
+   * READDIR requests from the buffer. Adds "." and "..", then every entry whose name can be looked up (names with
+   * '/', NUL or more than {@link #NAME_MAX} bytes are skipped and logged once).
+   */
+  public int readdir(String path, DirFiller filler) {
+    stats.call(FuseOp.READDIR);
+    try {
+      List<DirEntry> entries = vfs.readdir(path).entries();
+      if (filler.add(".", null) || filler.add("..", null)) {
+        return 0;
+      }
+      for (DirEntry e : entries) {
+        String name = e.name();
+        if (!presentable(name)) {
+          errorLog.skippedName(path, name);
+          continue;
+        }
+        if (filler.add(name, e.attr())) {
+          break;
+        }
+      }
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.READDIR, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.READDIR, path, t);
+    }
+  }
+
+  /** releasedir: nothing is held per open directory. */
+  public int releasedir(String path) {
+    stats.call(FuseOp.RELEASEDIR);
+    return 0;
+  }
+
+  /** mkdir(2); {@code mode} may carry type bits, only 07777 is used. */
+  public int mkdir(String path, int mode, Caller caller) {
+    stats.call(FuseOp.MKDIR);
+    try {
+      if (nameTooLong(path)) {
+        return fail(FuseOp.MKDIR, Errno.ENAMETOOLONG);
+      }
+      vfs.mkdir(path, mode & 07777, caller);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.MKDIR, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.MKDIR, path, t);
+    }
+  }
+
+  /** rmdir(2). */
+  public int rmdir(String path) {
+    stats.call(FuseOp.RMDIR);
+    try {
+      vfs.rmdir(path);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.RMDIR, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.RMDIR, path, t);
+    }
+  }
+
+  /** unlink(2). */
+  public int unlink(String path) {
+    stats.call(FuseOp.UNLINK);
+    try {
+      vfs.unlink(path);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.UNLINK, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.UNLINK, path, t);
+    }
+  }
+
+  /** rename(2) (libfuse2 has no renameat2 flags; the kernel refuses them with EINVAL before asking). */
+  public int rename(String from, String to) {
+    stats.call(FuseOp.RENAME);
+    try {
+      if (nameTooLong(to)) {
+        return fail(FuseOp.RENAME, Errno.ENAMETOOLONG);
+      }
+      vfs.rename(from, to);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.RENAME, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.RENAME, from, t);
+    }
+  }
+
+  /** symlink(2): creates {@code linkPath} pointing at {@code target} (stored verbatim, not resolved). */
+  public int symlink(String target, String linkPath, Caller caller) {
+    stats.call(FuseOp.SYMLINK);
+    try {
+      if (nameTooLong(linkPath)) {
+        return fail(FuseOp.SYMLINK, Errno.ENAMETOOLONG);
+      }
+      vfs.symlink(target, linkPath, caller);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.SYMLINK, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.SYMLINK, linkPath, t);
+    }
+  }
+
+  /** chmod(2): permission bits 07777 of {@code mode}. */
+  public int chmod(String path, int mode, Caller caller) {
+    stats.call(FuseOp.CHMOD);
+    return setattr(FuseOp.CHMOD, path, SetAttr.mode(mode & 07777), null, caller);
+  }
+
+  /** chown(2): {@code -1} (as libfuse passes {@code (uid_t) -1}) leaves owner or group unchanged. */
+  public int chown(String path, int uid, int gid, Caller caller) {
+    stats.call(FuseOp.CHOWN);
+    Integer u = uid == -1 ? null : uid;
+    Integer g = gid == -1 ? null : gid;
+    if (u == null && g == null) {
+      return 0;
+    }
+    return setattr(FuseOp.CHOWN, path, SetAttr.owner(u, g), null, caller);
+  }
+
+  /** truncate(2). */
+  public int truncate(String path, long size, Caller caller) {
+    stats.call(FuseOp.TRUNCATE);
+    if (size < 0) {
+      return fail(FuseOp.TRUNCATE, Errno.EINVAL);
+    }
+    return setattr(FuseOp.TRUNCATE, path, SetAttr.size(size), null, caller);
+  }
+
+  /** ftruncate(2) of an open file; {@code path} may be null. */
+  public int ftruncate(String path, long fh, long size, Caller caller) {
+    stats.call(FuseOp.FTRUNCATE);
+    FileHandle h = files.get(fh);
+    String p = path != null ? path : h != null ? h.path() : null;
+    if (h == null || p == null) {
+      return fail(FuseOp.FTRUNCATE, Errno.EBADF);
+    }
+    if (size < 0) {
+      return fail(FuseOp.FTRUNCATE, Errno.EINVAL);
+    }
+    return setattr(FuseOp.FTRUNCATE, p, SetAttr.size(size), h, caller);
+  }
+
+  /**
+   * utimensat(2): each time is seconds plus nanoseconds, where a nanosecond value of {@link #UTIME_NOW} means "now"
+   * and {@link #UTIME_OMIT} "unchanged" (libfuse passes them through because the bindings set {@code
+   * flag_utime_omit_ok}, which also makes {@code touch -a}/{@code -m} reach the filesystem).
+   */
+  public int utimens(String path, long atimeSec, long atimeNsec, long mtimeSec, long mtimeNsec, Caller caller) {
+    stats.call(FuseOp.UTIMENS);
+    Instant now = Instant.now();
+    Instant atime = toInstant(atimeSec, atimeNsec, now);
+    Instant mtime = toInstant(mtimeSec, mtimeNsec, now);
+    if (atime == null && mtime == null) {
+      return 0;
+    }
+    return setattr(FuseOp.UTIMENS, path, SetAttr.times(atime, mtime), null, caller);
+  }
+
+  /**
+   * create: open(2) with O_CREAT ({@code O_EXCL} honoured).
+   *
+   * @return the new fh (> 0), or {@code -errno}
+   */
+  public long create(String path, int mode, int flags, Caller caller) {
+    stats.call(FuseOp.CREATE);
+    try {
+      if (nameTooLong(path)) {
+        return fail(FuseOp.CREATE, Errno.ENAMETOOLONG);
+      }
+      FileHandle h = vfs.create(path, mode & 07777, OpenFlags.fromPosix(flags), (flags & O_EXCL) != 0, caller);
+      return files.add(h);
+    } catch (FsException e) {
+      return fail(FuseOp.CREATE, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.CREATE, path, t);
+    }
+  }
+
+  /**
+   * open(2) of an existing file.
+   *
+   * @return the new fh (> 0), or {@code -errno}
+   */
+  public long open(String path, int flags, Caller caller) {
+    stats.call(FuseOp.OPEN);
+    try {
+      return files.add(vfs.open(path, OpenFlags.fromPosix(flags), caller));
+    } catch (FsException e) {
+      return fail(FuseOp.OPEN, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.OPEN, path, t);
+    }
+  }
+
+  /**
+   * read: up to {@code dst.remaining()} bytes at {@code offset} into {@code dst} (a buffer the binding reuses).
+   *
+   * @return bytes read (fewer only at end of file), or {@code -errno}
+   */
+  public int read(String path, long fh, long offset, ByteBuffer dst) {
+    stats.call(FuseOp.READ);
+    try {
+      FileHandle h = files.get(fh);
+      if (h == null) {
+        return fail(FuseOp.READ, Errno.EBADF);
+      }
+      int n = vfs.read(h, offset, dst);
+      stats.read(n);
+      return n;
+    } catch (FsException e) {
+      return fail(FuseOp.READ, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.READ, path, t);
+    }
+  }
+
+  /**
+   * write: all of {@code src} at {@code offset} (the VFS copies it; the binding reuses the buffer afterwards).
+   *
+   * @return bytes written, or {@code -errno}
+   */
+  public int write(String path, long fh, long offset, ByteBuffer src) {
+    stats.call(FuseOp.WRITE);
+    try {
+      FileHandle h = files.get(fh);
+      if (h == null) {
+        return fail(FuseOp.WRITE, Errno.EBADF);
+      }
+      int n = vfs.write(h, offset, src);
+      stats.written(n);
+      return n;
+    } catch (FsException e) {
+      return fail(FuseOp.WRITE, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.WRITE, path, t);
+    }
+  }
+
+  /** flush: every close(2) of a descriptor; the data is in the backend when it returns 0. */
+  public int flush(String path, long fh) {
+    stats.call(FuseOp.FLUSH);
+    try {
+      FileHandle h = files.get(fh);
+      if (h == null) {
+        return fail(FuseOp.FLUSH, Errno.EBADF);
+      }
+      vfs.flush(h);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.FLUSH, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.FLUSH, path, t);
+    }
+  }
+
+  /** fsync(2)/fdatasync(2). */
+  public int fsync(String path, long fh, boolean dataOnly) {
+    stats.call(FuseOp.FSYNC);
+    try {
+      FileHandle h = files.get(fh);
+      if (h == null) {
+        return fail(FuseOp.FSYNC, Errno.EBADF);
+      }
+      vfs.fsync(h, dataOnly);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.FSYNC, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.FSYNC, path, t);
+    }
+  }
+
+  /** release: the last close of an open file; frees the fh. The kernel ignores the result. */
+  public int release(String path, long fh) {
+    stats.call(FuseOp.RELEASE);
+    try {
+      FileHandle h = files.remove(fh);
+      if (h == null) {
+        return fail(FuseOp.RELEASE, Errno.EBADF);
+      }
+      vfs.release(h);
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.RELEASE, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.RELEASE, path, t);
+    }
+  }
+
+  /** statfs(2)/statvfs(3). */
+  public int statfs(String path, StatfsSink out) {
+    stats.call(FuseOp.STATFS);
+    try {
+      out.put(vfs.statfs());
+      return 0;
+    } catch (FsException e) {
+      return fail(FuseOp.STATFS, e);
+    } catch (Throwable t) {
+      return unexpected(FuseOp.STATFS, path, t);
+    }
+  }
+
+  /**
+   * Releases every file still open, when the session has ended without the kernel's RELEASEs (the connection was
+   * aborted). Errors are logged; staged data gets its last chance to be uploaded.
+   */
+  public void releaseAll() {
+    for (FileHandle h : files.drain()) {
+      try {
+        vfs.release(h);
+      } catch (Throwable t) {
+        errorLog.unexpected(FuseOp.RELEASE, h.path(), t);
+      }
+    }
+  }
+
+  private int setattr(FuseOp op, String path, SetAttr changes, FileHandle handle, Caller caller) {
+    try {
+      vfs.setattr(path, changes, handle, caller);
+      return 0;
+    } catch (FsException e) {
+      return fail(op, e);
+    } catch (Throwable t) {
+      return unexpected(op, path, t);
+    }
+  }
+
+  private int fail(FuseOp op, FsException e) {
+    stats.error(op);
+    Errno errno = e.errno();
+    return errno == null ? -Errno.EIO.value() : -errno.value();
+  }
+
+  private int fail(FuseOp op, Errno errno) {
+    stats.error(op);
+    return -errno.value();
+  }
+
+  private int unexpected(FuseOp op, String path, Throwable t) {
+    stats.error(op);
+    stats.unexpected();
+    errorLog.unexpected(op, path, t);
+    return -Errno.EIO.value();
+  }
+
+  private static Instant toInstant(long sec, long nsec, Instant now) {
+    if (nsec == UTIME_OMIT) {
+      return null;
+    }
+    if (nsec == UTIME_NOW) {
+      return now;
+    }
+    return Instant.ofEpochSecond(sec, nsec);
+  }
+
+  /** True if the last component of {@code path} has more than {@link #NAME_MAX} bytes of UTF-8. */
+  static boolean nameTooLong(String path) {
+    if (path == null) {
+      return false;
+    }
+    int start = path.lastIndexOf('/') + 1;
+    if (path.length() - start <= NAME_MAX / 3) {
+      return false; // a UTF-16 char is at most 3 bytes of UTF-8 (a surrogate pair is 2 chars, 4 bytes)
+    }
+    return utf8Length(path, start) > NAME_MAX;
+  }
+
+  private static boolean presentable(String name) {
+    return !name.isEmpty()
+        && !name.equals(".")
+        && !name.equals("..")
+        && name.indexOf('/') < 0
+        && name.indexOf('\0') < 0
+        && utf8Length(name, 0) <= NAME_MAX;
+  }
+
+  private static int utf8Length(String s, int from) {
+    int bytes = 0;
+    for (int i = from; i < s.length(); i++) {
+      char c = s.charAt(i);
+      bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+    }
+    return bytes;
+  }
+}
