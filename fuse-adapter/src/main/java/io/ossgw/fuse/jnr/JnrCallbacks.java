@@ -1,0 +1,260 @@
+package io.ossgw.fuse.jnr;
+
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.fuse.FuseConnection;
+import io.ossgw.fuse.FuseFilesystem;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Struct;
+import jnr.ffi.mapper.FromNativeConverter;
+import jnr.ffi.provider.jffi.ClosureHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import ru.serce.jnrfuse.FuseFillDir;
+import ru.serce.jnrfuse.LibFuse;
+import ru.serce.jnrfuse.struct.FuseContext;
+import ru.serce.jnrfuse.struct.FuseOperations;
+
+/**
+ * Builds the libfuse2 {@code struct fuse_operations} for one mount and converts each callback's native arguments for
+ * {@link FuseFilesystem}.
+ *
+ * <p>Registration: only the operations wired here get a function pointer; every other slot stays NULL, so libfuse
+ * answers ENOSYS without calling into Java and the kernel remembers the refusal (for getxattr/listxattr it then never
+ * asks again). This replaces jnr-fuse's {@code AbstractFuseFS}/{@code @NotImplemented} mechanism, which does the same
+ * by reflection ({@code getClass().getMethods()} filtered on the annotation, by method name: an override without the
+ * annotation is registered, the annotation is not inherited) but also always wraps every pointer in a new Struct per
+ * call, waits a fixed 2 s on mount and registers a shutdown hook per mount.
+ *
+ * <p>Two flags in the struct's bitfield word (after {@code bmap}, mapped by jnr-fuse only as padding) are set:
+ * {@code flag_nullpath_ok} (bit 0: read/write/flush/release... on an unlinked open file get a NULL path instead of
+ * failing with ENOENT under {@code hard_remove}) and {@code flag_utime_omit_ok} (bit 2: libfuse passes UTIME_NOW and
+ * UTIME_OMIT through; without it libfuse calls utimens only when both times change, so {@code touch -m} is silently
+ * dropped).
+ *
+ * <p>Every callback catches everything: an exception escaping a jnr closure must not reach native code.
+ */
+final class JnrCallbacks {
+  private static final Logger LOG = LoggerFactory.getLogger(JnrCallbacks.class);
+  private static final int EIO = 5;
+  private static final int FLAG_NULLPATH_OK = 1;
+  private static final int FLAG_UTIME_OMIT_OK = 1 << 2;
+
+  private final LibFuse lib;
+  private final FuseFilesystem fs;
+  private final FuseOperations ops;
+  private final Pointer opsMemory;
+  private final ScratchPool scratch;
+  private final int blksize;
+  private final FromNativeConverter<FuseFillDir, Pointer> fillerConverter;
+
+  JnrCallbacks(LibFuse lib, FuseFilesystem fs, int maxRequest) {
+    this.lib = lib;
+    this.fs = fs;
+    this.blksize = fs.preferredIoSize();
+    this.scratch = new ScratchPool(NativeLayout.RUNTIME, maxRequest, 64);
+    this.ops = new FuseOperations(NativeLayout.RUNTIME);
+    // Native memory for the struct, held here until fuse_main_real returns.
+    this.opsMemory = Memory.allocateDirect(NativeLayout.RUNTIME, Struct.size(ops));
+    opsMemory.setMemory(0, Struct.size(ops), (byte) 0);
+    ops.useMemory(opsMemory);
+    wire();
+    // Only now: jnr-fuse's ClosureHelper finds jnr's class loader for closures by reflection, and that loader exists
+    // only after the first closure was created (by wire()); asked earlier, the singleton caches a null loader.
+    this.fillerConverter = ClosureHelper.getInstance().getNativeConveter(FuseFillDir.class);
+    long flagsOffset = ops.bmap.offset() + NativeLayout.RUNTIME.addressSize();
+    opsMemory.putInt(flagsOffset, FLAG_NULLPATH_OK | FLAG_UTIME_OMIT_OK);
+  }
+
+  FuseOperations operations() {
+    return ops;
+  }
+
+  private void wire() {
+    ops.init.set(conn -> {
+      try {
+        fs.init(new FuseConnection(conn.getInt(0), conn.getInt(4), conn.getInt(12), conn.getInt(16)));
+      } catch (Throwable t) {
+        LOG.error("FUSE init callback failed", t);
+      }
+      return null;
+    });
+    ops.getattr.set((path, stbuf) -> {
+      try {
+        return fs.getattr(path, attr -> NativeLayout.putStat(stbuf, attr, blksize));
+      } catch (Throwable t) {
+        return glue("getattr", path, t);
+      }
+    });
+    ops.fgetattr.set((path, stbuf, fi) -> {
+      try {
+        return fs.fgetattr(path, fi.getLong(NativeLayout.FI_FH), attr -> NativeLayout.putStat(stbuf, attr, blksize));
+      } catch (Throwable t) {
+        return glue("fgetattr", path, t);
+      }
+    });
+    ops.access.set(fs::access);
+    ops.readlink.set(this::readlink);
+    ops.opendir.set((path, fi) -> fs.opendir(path));
+    ops.readdir.set(this::readdir);
+    ops.releasedir.set((path, fi) -> fs.releasedir(path));
+    ops.mkdir.set((path, mode) -> withCaller(path, c -> fs.mkdir(path, (int) mode, c)));
+    ops.rmdir.set(fs::rmdir);
+    ops.unlink.set(fs::unlink);
+    ops.rename.set(fs::rename);
+    ops.symlink.set((target, link) -> withCaller(link, c -> fs.symlink(target, link, c)));
+    ops.chmod.set((path, mode) -> withCaller(path, c -> fs.chmod(path, (int) mode, c)));
+    // uid_t/gid_t arrive as unsigned 32-bit values in a long: (int) turns (uid_t) -1 into -1.
+    ops.chown.set((path, uid, gid) -> withCaller(path, c -> fs.chown(path, (int) uid, (int) gid, c)));
+    ops.truncate.set((path, size) -> withCaller(path, c -> fs.truncate(path, size, c)));
+    ops.ftruncate.set((path, size, fi) ->
+        withCaller(path, c -> fs.ftruncate(path, fi.getLong(NativeLayout.FI_FH), size, c)));
+    ops.utimens.set((path, ts) -> withCaller(path, c -> {
+      long[] t = NativeLayout.timespecs(ts);
+      return fs.utimens(path, t[0], t[1], t[2], t[3], c);
+    }));
+    ops.create.set((path, mode, fi) ->
+        withCaller(path, c -> opened(fs.create(path, (int) mode, fi.getInt(NativeLayout.FI_FLAGS), c), fi)));
+    ops.open.set((path, fi) ->
+        withCaller(path, c -> opened(fs.open(path, fi.getInt(NativeLayout.FI_FLAGS), c), fi)));
+    ops.read.set(this::read);
+    ops.write.set(this::write);
+    ops.flush.set((path, fi) -> fs.flush(path, fi.getLong(NativeLayout.FI_FH)));
+    ops.fsync.set((path, datasync, fi) -> fs.fsync(path, fi.getLong(NativeLayout.FI_FH), datasync != 0));
+    ops.release.set((path, fi) -> fs.release(path, fi.getLong(NativeLayout.FI_FH)));
+    ops.statfs.set((path, stbuf) -> {
+      try {
+        return fs.statfs(path, stats -> NativeLayout.putStatvfs(stbuf, stats));
+      } catch (Throwable t) {
+        return glue("statfs", path, t);
+      }
+    });
+  }
+
+  private int read(String path, Pointer buf, long size, long offset, Pointer fi) {
+    ScratchPool.Scratch s = scratch.acquire();
+    try {
+      long fh = fi.getLong(NativeLayout.FI_FH);
+      int done = 0;
+      // One pass normally: requests are at most max_read, the buffers' size. Longer ones are split.
+      while (done < size) {
+        int want = (int) Math.min(size - done, s.capacity);
+        ByteBuffer bb = s.buffer.clear().limit(want);
+        int n = fs.read(path, fh, offset + done, bb);
+        if (n < 0) {
+          return done > 0 ? done : n;
+        }
+        buf.transferFrom(done, s.pointer, 0, n);
+        done += n;
+        if (n < want) {
+          break;
+        }
+      }
+      return done;
+    } catch (Throwable t) {
+      return glue("read", path, t);
+    } finally {
+      scratch.release(s);
+    }
+  }
+
+  private int write(String path, Pointer buf, long size, long offset, Pointer fi) {
+    ScratchPool.Scratch s = scratch.acquire();
+    try {
+      long fh = fi.getLong(NativeLayout.FI_FH);
+      int done = 0;
+      while (done < size) {
+        int n = (int) Math.min(size - done, s.capacity);
+        buf.transferTo(done, s.pointer, 0, n);
+        int w = fs.write(path, fh, offset + done, s.buffer.clear().limit(n));
+        if (w < 0) {
+          return done > 0 ? done : w;
+        }
+        done += w;
+        if (w < n) {
+          break;
+        }
+      }
+      return done;
+    } catch (Throwable t) {
+      return glue("write", path, t);
+    } finally {
+      scratch.release(s);
+    }
+  }
+
+  private int readlink(String path, Pointer buf, long size) {
+    ScratchPool.Scratch s = scratch.acquire();
+    try {
+      ByteBuffer bb = s.buffer.clear().limit((int) Math.min(size, s.capacity));
+      int r = fs.readlink(path, bb);
+      if (r == 0) {
+        buf.transferFrom(0, s.pointer, 0, bb.position());
+      }
+      return r;
+    } catch (Throwable t) {
+      return glue("readlink", path, t);
+    } finally {
+      scratch.release(s);
+    }
+  }
+
+  private int readdir(String path, Pointer buf, Pointer filter, long offset, Pointer fi) {
+    try {
+      FuseFillDir fill = fillerConverter.fromNative(filter, ClosureHelper.getInstance().getFromNativeContext());
+      Pointer stat = Memory.allocateDirect(NativeLayout.RUNTIME, NativeLayout.STAT_SIZE);
+      return fs.readdir(path, (name, attr) -> {
+        Pointer st = null;
+        if (attr != null) {
+          NativeLayout.putDirentStat(stat, attr);
+          st = stat;
+        }
+        // NUL-terminated by hand: jnr passes a heap buffer's bytes as they are.
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        byte[] cstr = new byte[utf8.length + 1];
+        System.arraycopy(utf8, 0, cstr, 0, utf8.length);
+        // Offset 0: fuse2's "whole directory at once" mode; libfuse buffers and pages the listing itself.
+        return fill.apply(buf, ByteBuffer.wrap(cstr), st, 0) != 0;
+      });
+    } catch (Throwable t) {
+      return glue("readdir", path, t);
+    }
+  }
+
+  private static int opened(long fhOrErrno, Pointer fi) {
+    if (fhOrErrno < 0) {
+      return (int) fhOrErrno;
+    }
+    fi.putLong(NativeLayout.FI_FH, fhOrErrno);
+    return 0;
+  }
+
+  @FunctionalInterface
+  private interface CallerOp {
+    int apply(Caller caller);
+  }
+
+  private int withCaller(String path, CallerOp op) {
+    try {
+      return op.apply(caller());
+    } catch (Throwable t) {
+      return glue("callback", path, t);
+    }
+  }
+
+  /**
+   * The requesting process's credentials. Supplementary groups stay empty: libfuse2's {@code fuse_getgroups} reads
+   * /proc per call, and with {@code default_permissions} the kernel has already checked group access.
+   */
+  private Caller caller() {
+    FuseContext ctx = lib.fuse_get_context();
+    return new Caller((int) ctx.uid.get(), (int) ctx.gid.get(), null);
+  }
+
+  private static int glue(String op, String path, Throwable t) {
+    LOG.warn("FUSE {} {}: binding failure; answered EIO", op, path, t);
+    return -EIO;
+  }
+}
