@@ -1,0 +1,197 @@
+package io.ossgw.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.OpenFlags;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The binding-neutral layer called directly, as a binding would: return codes, errno mapping, argument decoding. */
+class FuseFilesystemTest {
+  private static final Caller ALICE = new Caller(1000, 1000, null);
+  private static final int O_RDWR = 2;
+  private static final int O_CREAT_EXCL = 0200;
+
+  private final InMemoryVfs vfs = new InMemoryVfs();
+  private final FuseFilesystem fs = new FuseFilesystem(vfs, FuseOptions.defaults());
+
+  private FileAttr stat(String path) {
+    AtomicReference<FileAttr> a = new AtomicReference<>();
+    int r = fs.getattr(path, a::set);
+    assertThat(r).as("getattr %s", path).isZero();
+    return a.get();
+  }
+
+  @Test
+  void fsExceptionsBecomeNegativeErrnos() {
+    assertThat(fs.getattr("/missing", a -> {})).isEqualTo(-Errno.ENOENT.value());
+    assertThat(fs.mkdir("/d", 0755, ALICE)).isZero();
+    assertThat(fs.mkdir("/d", 0755, ALICE)).isEqualTo(-Errno.EEXIST.value());
+    assertThat(fs.create("/d/f", 0644, O_RDWR, ALICE)).isPositive();
+    assertThat(fs.rmdir("/d")).isEqualTo(-Errno.ENOTEMPTY.value());
+    assertThat(fs.unlink("/d")).isEqualTo(-Errno.EISDIR.value());
+    assertThat(fs.create("/d/f", 0644, O_RDWR | O_CREAT_EXCL, ALICE)).isEqualTo(-Errno.EEXIST.value());
+    assertThat(fs.readlink("/d/f", ByteBuffer.allocate(10))).isEqualTo(-Errno.EINVAL.value());
+    assertThat(fs.stats().errors(FuseOp.MKDIR)).isEqualTo(1);
+    assertThat(fs.stats().count(FuseOp.MKDIR)).isEqualTo(2);
+  }
+
+  @Test
+  void unexpectedExceptionsBecomeEioAndAreCounted() {
+    vfs.explodeOn = "boom";
+    assertThat(fs.getattr("/boom", a -> {})).isEqualTo(-Errno.EIO.value());
+    assertThat(fs.readdir("/boom", (n, a) -> false)).isEqualTo(-Errno.EIO.value());
+    assertThat(fs.open("/boom", 0, ALICE)).isEqualTo(-Errno.EIO.value());
+    // a sink that fails is a bug in the binding, still EIO and not a crash
+    vfs.explodeOn = null;
+    assertThat(fs.getattr("/", a -> {
+      throw new IllegalStateException("bad sink");
+    })).isEqualTo(-Errno.EIO.value());
+    assertThat(fs.stats().unexpectedErrors()).isEqualTo(4);
+  }
+
+  @Test
+  void readWriteThroughTheFhTable() {
+    long fh = fs.create("/f", 0640, O_RDWR, ALICE);
+    assertThat(fh).isPositive();
+    FileAttr a = stat("/f");
+    assertThat(a.uid()).isEqualTo(1000);
+    assertThat(a.mode()).isEqualTo(0640);
+    ByteBuffer src = ByteBuffer.wrap("hello world".getBytes(StandardCharsets.UTF_8));
+    assertThat(fs.write("/f", fh, 3, src)).isEqualTo(11);
+    ByteBuffer dst = ByteBuffer.allocate(100);
+    assertThat(fs.read(null, fh, 0, dst)).isEqualTo(14); // null path: flag_nullpath_ok
+    assertThat(dst.array()[0]).isZero();
+    assertThat(new String(dst.array(), 3, 11, StandardCharsets.UTF_8)).isEqualTo("hello world");
+    assertThat(fs.ftruncate(null, fh, 5, ALICE)).isZero();
+    assertThat(stat("/f").size()).isEqualTo(5);
+    AtomicReference<FileAttr> fa = new AtomicReference<>();
+    assertThat(fs.fgetattr(null, fh, fa::set)).isZero();
+    assertThat(fa.get().size()).isEqualTo(5);
+    assertThat(fs.flush(null, fh)).isZero();
+    assertThat(fs.fsync(null, fh, true)).isZero();
+    assertThat(fs.openFiles()).isEqualTo(1);
+    assertThat(fs.release(null, fh)).isZero();
+    assertThat(fs.openFiles()).isZero();
+    assertThat(vfs.openHandles()).isZero();
+    // a released fh is EBADF everywhere
+    assertThat(fs.read(null, fh, 0, dst.clear())).isEqualTo(-Errno.EBADF.value());
+    assertThat(fs.write(null, fh, 0, dst.clear())).isEqualTo(-Errno.EBADF.value());
+    assertThat(fs.release(null, fh)).isEqualTo(-Errno.EBADF.value());
+    assertThat(fs.ftruncate(null, fh, 0, ALICE)).isEqualTo(-Errno.EBADF.value());
+  }
+
+  @Test
+  void chownMinusOneLeavesThatIdAlone() {
+    fs.release(null, fs.create("/o", 0644, O_RDWR, ALICE));
+    assertThat(fs.chown("/o", 7, -1, Caller.ROOT)).isZero();
+    assertThat(stat("/o").uid()).isEqualTo(7);
+    assertThat(stat("/o").gid()).isEqualTo(1000);
+    assertThat(fs.chown("/o", -1, 9, Caller.ROOT)).isZero();
+    assertThat(stat("/o").uid()).isEqualTo(7);
+    assertThat(stat("/o").gid()).isEqualTo(9);
+    long before = vfs.calls("setattr");
+    assertThat(fs.chown("/o", -1, -1, Caller.ROOT)).isZero();
+    assertThat(vfs.calls("setattr")).isEqualTo(before);
+    assertThat(fs.chmod("/o", 0100755, ALICE)).isZero(); // type bits are dropped
+    assertThat(stat("/o").mode()).isEqualTo(0755);
+  }
+
+  @Test
+  void utimensHonoursNowAndOmit() {
+    fs.release(null, fs.create("/t", 0644, O_RDWR, ALICE));
+    assertThat(fs.utimens("/t", 1000, 5, 2000, 6, ALICE)).isZero();
+    assertThat(stat("/t").atime()).isEqualTo(Instant.ofEpochSecond(1000, 5));
+    assertThat(stat("/t").mtime()).isEqualTo(Instant.ofEpochSecond(2000, 6));
+    assertThat(fs.utimens("/t", 0, FuseFilesystem.UTIME_OMIT, 3000, 0, ALICE)).isZero();
+    assertThat(stat("/t").atime()).isEqualTo(Instant.ofEpochSecond(1000, 5));
+    assertThat(stat("/t").mtime()).isEqualTo(Instant.ofEpochSecond(3000));
+    Instant before = Instant.now();
+    assertThat(fs.utimens("/t", 0, FuseFilesystem.UTIME_NOW, 0, FuseFilesystem.UTIME_OMIT, ALICE)).isZero();
+    assertThat(stat("/t").atime()).isAfterOrEqualTo(before);
+    assertThat(stat("/t").mtime()).isEqualTo(Instant.ofEpochSecond(3000));
+    long calls = vfs.calls("setattr");
+    assertThat(fs.utimens("/t", 0, FuseFilesystem.UTIME_OMIT, 0, FuseFilesystem.UTIME_OMIT, ALICE)).isZero();
+    assertThat(vfs.calls("setattr")).isEqualTo(calls);
+  }
+
+  @Test
+  void readlinkIsNulTerminatedAndTruncatedToTheBuffer() {
+    assertThat(fs.symlink("/a/long/target", "/l", ALICE)).isZero();
+    ByteBuffer big = ByteBuffer.allocate(64);
+    assertThat(fs.readlink("/l", big)).isZero();
+    assertThat(big.position()).isEqualTo(15);
+    assertThat(new String(big.array(), 0, 14, StandardCharsets.UTF_8)).isEqualTo("/a/long/target");
+    assertThat(big.get(14)).isZero();
+    ByteBuffer small = ByteBuffer.allocate(5);
+    assertThat(fs.readlink("/l", small)).isZero();
+    assertThat(small.array()).containsExactly('/', 'a', '/', 'l', 0);
+    assertThat(fs.readlink("/l", ByteBuffer.allocate(0))).isEqualTo(-Errno.EINVAL.value());
+  }
+
+  @Test
+  void readdirAddsDotsAndSkipsUnlookupableNames() {
+    fs.mkdir("/dir", 0755, ALICE);
+    fs.release(null, fs.create("/dir/b", 0644, O_RDWR, ALICE));
+    fs.symlink("b", "/dir/a", ALICE);
+    List<String> names = new ArrayList<>();
+    List<FileAttr> attrs = new ArrayList<>();
+    assertThat(fs.readdir("/dir", (n, a) -> {
+      names.add(n);
+      attrs.add(a);
+      return false;
+    })).isZero();
+    assertThat(names).containsExactly(".", "..", "a", "b");
+    assertThat(attrs.get(2).isSymlink()).isTrue();
+    assertThat(attrs.get(3).ino()).isEqualTo(stat("/dir/b").ino());
+    // a full buffer stops the listing
+    List<String> first = new ArrayList<>();
+    assertThat(fs.readdir("/dir", (n, a) -> first.add(n) && first.size() == 3)).isZero();
+    assertThat(first).containsExactly(".", "..", "a");
+    assertThat(fs.readdir("/dir/b", (n, a) -> false)).isEqualTo(-Errno.ENOTDIR.value());
+  }
+
+  @Test
+  void namesOver255BytesAreRefusedBeforeTheVfs() {
+    assertThat(FuseFilesystem.nameTooLong("/x/" + "a".repeat(255))).isFalse();
+    assertThat(FuseFilesystem.nameTooLong("/x/" + "a".repeat(256))).isTrue();
+    assertThat(FuseFilesystem.nameTooLong("/" + "é".repeat(127))).isFalse(); // 254 bytes
+    assertThat(FuseFilesystem.nameTooLong("/" + "é".repeat(128))).isTrue(); // 256 bytes
+    assertThat(FuseFilesystem.nameTooLong("/" + "😀".repeat(64))).isTrue(); // 256 bytes in 128 chars
+    assertThat(FuseFilesystem.nameTooLong("/" + "a".repeat(300) + "/short")).isFalse(); // only the last component
+    String longName = "/" + "n".repeat(256);
+    int tooLong = -Errno.ENAMETOOLONG.value();
+    assertThat(fs.create(longName, 0644, O_RDWR, ALICE)).isEqualTo(tooLong);
+    assertThat(fs.mkdir(longName, 0755, ALICE)).isEqualTo(tooLong);
+    assertThat(fs.symlink("t", longName, ALICE)).isEqualTo(tooLong);
+    assertThat(fs.getattr(longName, a -> {})).isEqualTo(tooLong);
+    assertThat(vfs.calls("create") + vfs.calls("mkdir") + vfs.calls("symlink")).isZero();
+  }
+
+  @Test
+  void accessOpendirAndReleasedirAreFree() {
+    assertThat(fs.access("/anything", 7)).isZero();
+    assertThat(fs.opendir("/")).isZero();
+    assertThat(fs.releasedir("/")).isZero();
+    assertThat(vfs.calls.values().stream().mapToLong(java.util.concurrent.atomic.AtomicLong::get).sum()).isZero();
+    assertThat(fs.stats().total()).isEqualTo(3);
+  }
+
+  @Test
+  void releaseAllHandsLeftoverHandlesBack() {
+    fs.create("/x", 0644, O_RDWR, ALICE);
+    fs.open("/x", OpenFlags.O_RDONLY, ALICE);
+    assertThat(vfs.openHandles()).isEqualTo(2);
+    fs.releaseAll();
+    assertThat(vfs.openHandles()).isZero();
+    assertThat(fs.openFiles()).isZero();
+  }
+}
