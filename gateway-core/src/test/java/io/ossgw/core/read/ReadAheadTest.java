@@ -1,0 +1,141 @@
+package io.ossgw.core.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ossgw.core.config.Credentials;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.config.MountOptions;
+import io.ossgw.core.memory.BufferPool;
+import io.ossgw.core.memory.MemoryBudget;
+import io.ossgw.core.store.ContentSource;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.aliyun.AliyunObjectStore;
+import io.ossgw.emulator.OssEmulator;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Read-ahead against the emulator: the window, its reset, eviction and the global memory budget. */
+class ReadAheadTest {
+  static final int CHUNK = 256 * 1024;
+  static OssEmulator emu;
+  static ObjectStore store;
+  static byte[] data;
+  static final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+
+  @BeforeAll
+  static void start() {
+    emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("read-ahead").credentials("ak", "sk").authEnabled(true).build().start();
+    EngineConfig c = EngineConfig.fromOptions("read-ahead", "", MountOptions.parse(List.of("url=" + emu.endpoint())),
+        new Credentials("ak", "sk"), 0, 0, null);
+    store = new AliyunObjectStore(c);
+    data = new byte[24 * CHUNK + 1234];
+    new Random(3).nextBytes(data);
+    store.putObject("obj", ContentSource.ofBytes(data), new WriteMeta(null, null));
+  }
+
+  @AfterAll
+  static void stop() {
+    store.close();
+    emu.close();
+    executor.shutdown();
+  }
+
+  private static byte[] read(ReadAhead ra, long off, int len) {
+    ByteBuffer b = ByteBuffer.allocate(len);
+    int n = ra.read(off, b);
+    return Arrays.copyOf(b.array(), n);
+  }
+
+  @Test
+  void windowDoublesWhileSequentialAndResetsOnARandomRead() {
+    BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
+    try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 8, 1)) {
+      List<Integer> windows = new ArrayList<>();
+      long off = 0;
+      for (int i = 0; i < 6; i++) {
+        assertThat(read(ra, off, 64 * 1024)).isEqualTo(Arrays.copyOfRange(data, (int) off, (int) off + 64 * 1024));
+        windows.add(ra.window());
+        off += 64 * 1024;
+      }
+      assertThat(windows).containsExactly(1, 2, 4, 8, 8, 8);
+      long far = 20L * CHUNK + 17;
+      assertThat(read(ra, far, 1000)).isEqualTo(Arrays.copyOfRange(data, (int) far, (int) far + 1000));
+      assertThat(ra.window()).isZero();
+      assertThat(ra.heldChunks()).isLessThanOrEqualTo(1);
+      assertThat(read(ra, far + 1000, 1000)).isEqualTo(Arrays.copyOfRange(data, (int) far + 1000, (int) far + 2000));
+      assertThat(ra.window()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void chunksBehindTheCursorAreFreedAndTheEndIsExact() {
+    BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
+    try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 4, 1)) {
+      ByteBuffer all = ByteBuffer.allocate(data.length + 100);
+      long off = 0;
+      while (true) {
+        ByteBuffer piece = all.slice(all.position(), Math.min(128 * 1024, all.remaining()));
+        int n = ra.read(off, piece);
+        if (n == 0) {
+          break;
+        }
+        all.position(all.position() + n);
+        off += n;
+        assertThat(ra.heldChunks()).isLessThanOrEqualTo(4 + 1 + 2);
+      }
+      assertThat(off).isEqualTo(data.length);
+      assertThat(Arrays.copyOf(all.array(), (int) off)).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void thirtyTwoReadersNeverExceedTheBudgetAndReadCorrectly() throws Exception {
+    MemoryBudget budget = new MemoryBudget(12L * CHUNK);
+    BufferPool pool = new BufferPool(CHUNK, budget);
+    List<Future<Boolean>> results = new ArrayList<>();
+    for (int r = 0; r < 32; r++) {
+      results.add(executor.submit(() -> {
+        try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 32, 1)) {
+          byte[] out = new byte[data.length];
+          long off = 0;
+          while (off < data.length) {
+            int n = ra.read(off, ByteBuffer.wrap(out, (int) off, (int) Math.min(128 * 1024, data.length - off)));
+            if (n == 0) {
+              return false;
+            }
+            off += n;
+          }
+          return Arrays.equals(out, data);
+        }
+      }));
+    }
+    for (Future<Boolean> f : results) {
+      assertThat(f.get()).isTrue();
+    }
+    assertThat(budget.peak()).isLessThanOrEqualTo(budget.capacity());
+    assertThat(budget.peak()).isGreaterThan(0);
+  }
+
+  @Test
+  void aChangedObjectIsAPreconditionFailureNotMixedBytes() {
+    store.putObject("changing", ContentSource.ofBytes(data), new WriteMeta(null, null));
+    BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
+    try (ReadAhead ra = new ReadAhead(store, pool, executor, "changing", data.length, null, 0, 0)) {
+      read(ra, 0, 1000);
+      store.putObject("changing", ContentSource.ofBytes(new byte[data.length]), new WriteMeta(null, null));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(ra, 5000, 1000))
+          .isInstanceOfSatisfying(io.ossgw.core.store.StoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(io.ossgw.core.store.StoreErrorKind.PRECONDITION_FAILED));
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package io.ossgw.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ossgw.core.config.Credentials;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.config.MountOptions;
+import io.ossgw.core.engine.Engine;
+import io.ossgw.core.engine.EngineException;
+import io.ossgw.core.store.aliyun.AliyunObjectStore;
+import io.ossgw.emulator.OssEmulator;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The ObjectStore over aliyun-sdk-oss, against the emulator, with V4 and V1 signatures. */
+class AliyunObjectStoreTest {
+  static OssEmulator emu;
+
+  @BeforeAll
+  static void start() {
+    emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("store-test").credentials("ak", "sk").authEnabled(true)
+        .build().start();
+  }
+
+  @AfterAll
+  static void stop() {
+    emu.close();
+  }
+
+  static EngineConfig config(String bucket, String secret, String... opts) {
+    List<String> o = new ArrayList<>(List.of("url=" + emu.endpoint(), "retries=3"));
+    o.addAll(List.of(opts));
+    return EngineConfig.fromOptions(bucket, "", MountOptions.parse(o), new Credentials("ak", secret), 0, 0, null);
+  }
+
+  static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sigv4", "sigv1"})
+  void roundTripsWithBothSignatures(String sig) {
+    try (ObjectStore s = new AliyunObjectStore(config("store-test", "sk", sig))) {
+      String key = sig + "/dir with space/ü+%.txt";
+      WriteResult w = s.putObject(key, ContentSource.ofBytes(utf8("0123456789")), new WriteMeta("text/plain", Map.of("mode", "33188")));
+      assertThat(w.etag()).doesNotContain("\"").isNotBlank();
+      ObjectInfo info = s.headObject(key);
+      assertThat(info.size()).isEqualTo(10);
+      assertThat(info.etag()).isEqualTo(w.etag());
+      assertThat(info.userMeta()).containsEntry("mode", "33188");
+      assertThat(info.contentType()).isEqualTo("text/plain");
+      ByteBuffer direct = ByteBuffer.allocateDirect(3);
+      RangeRead r = s.getObjectRange(key, 7, direct, w.etag());
+      assertThat(r.bytesRead()).isEqualTo(3);
+      assertThat(r.objectSize()).isEqualTo(10);
+      assertThat(StandardCharsets.UTF_8.decode(direct.flip()).toString()).isEqualTo("789");
+      assertThat(s.getObjectRange(key, 8, ByteBuffer.allocate(100), null).bytesRead()).isEqualTo(2);
+      assertThat(s.getObjectRange(key, 10, ByteBuffer.allocate(5), null).bytesRead()).isZero();
+      ListPage page = s.listObjectsV2(sig + "/", "/", null, null, 10);
+      assertThat(page.commonPrefixes()).containsExactly(sig + "/dir with space/");
+      ListPage inner = s.listObjectsV2(sig + "/dir with space/", "/", null, null, 10);
+      assertThat(inner.objects()).extracting(ListedObject::key).containsExactly(key);
+    }
+  }
+
+  @Test
+  void ifMatchDetectsAChangedObject() {
+    try (ObjectStore s = new AliyunObjectStore(config("store-test", "sk"))) {
+      s.putObject("im", ContentSource.ofBytes(utf8("one")), new WriteMeta(null, null));
+      assertThatThrownBy(() -> s.getObjectRange("im", 0, ByteBuffer.allocate(3), "0123456789ABCDEF0123456789ABCDEF"))
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreErrorKind.PRECONDITION_FAILED));
+    }
+  }
+
+  @Test
+  void listingPagesAndDecodesKeys() {
+    try (ObjectStore s = new AliyunObjectStore(config("store-test", "sk"))) {
+      for (int i = 0; i < 7; i++) {
+        s.putObject("page/k%+ " + i, ContentSource.ofBytes(utf8("x")), new WriteMeta(null, null));
+      }
+      List<String> keys = new ArrayList<>();
+      String token = null;
+      int pages = 0;
+      do {
+        ListPage p = s.listObjectsV2("page/", "/", token, null, 3);
+        p.objects().forEach(o -> keys.add(o.key()));
+        token = p.nextContinuationToken();
+        pages++;
+      } while (token != null);
+      assertThat(pages).isEqualTo(3);
+      assertThat(keys).hasSize(7).allSatisfy(k -> assertThat(k).startsWith("page/k%+ "));
+    }
+  }
+
+  @Test
+  void multipartCopyAppendAndDelete() {
+    try (ObjectStore s = new AliyunObjectStore(config("store-test", "sk"))) {
+      byte[] part1 = new byte[150 * 1024];
+      String id = s.initiateMultipartUpload("mp", new WriteMeta(null, Map.of("mode", "33188")));
+      PartETag p1 = s.uploadPart("mp", id, 1, ContentSource.ofBytes(part1));
+      PartETag p2 = s.uploadPart("mp", id, 2, ContentSource.ofBytes(utf8("tail")));
+      WriteResult done = s.completeMultipartUpload("mp", id, List.of(p1, p2));
+      assertThat(done.etag()).endsWith("-2");
+      assertThat(s.headObject("mp").size()).isEqualTo(150 * 1024 + 4);
+      String id2 = s.initiateMultipartUpload("mp-copy", new WriteMeta(null, null));
+      PartETag c1 = s.uploadPartCopy("mp", 0, 150 * 1024, "mp-copy", id2, 1);
+      PartETag c2 = s.uploadPartCopy("mp", 150 * 1024, 4, "mp-copy", id2, 2);
+      s.completeMultipartUpload("mp-copy", id2, List.of(c1, c2));
+      ByteBuffer tail = ByteBuffer.allocate(4);
+      s.getObjectRange("mp-copy", 150 * 1024, tail, null);
+      assertThat(tail.array()).isEqualTo(utf8("tail"));
+      s.copyObject("mp", "mp2", null);
+      assertThat(s.headObject("mp2").userMeta()).containsEntry("mode", "33188");
+      assertThat(s.appendObject("ap", 0, ContentSource.ofBytes(utf8("abc")), new WriteMeta(null, null)).nextPosition()).isEqualTo(3);
+      assertThat(s.appendObject("ap", 3, ContentSource.ofBytes(utf8("defg")), new WriteMeta(null, null))
+          .nextPosition()).isEqualTo(7);
+      assertThatThrownBy(() -> s.appendObject("ap", 3, ContentSource.ofBytes(utf8("x")), new WriteMeta(null, null)))
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.code()).isEqualTo("PositionNotEqualToLength"));
+      assertThat(s.deleteObjects(List.of("mp", "mp2", "never-existed"))).isEmpty();
+      s.deleteObject("never-existed");
+      assertThatThrownBy(() -> s.headObject("mp"))
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.isNotFound()).isTrue());
+    }
+  }
+
+  @Test
+  void errorsKeepTheirKind() {
+    try (ObjectStore wrong = new AliyunObjectStore(config("store-test", "wrong-secret"))) {
+      assertThatThrownBy(() -> wrong.headObject("x"))
+          .isInstanceOfSatisfying(StoreException.class, e -> {
+            assertThat(e.kind()).isEqualTo(StoreErrorKind.ACCESS_DENIED);
+            assertThat(e.code()).isEqualTo("SignatureDoesNotMatch");
+            assertThat(e.getMessage()).doesNotContain("wrong-secret");
+          });
+    }
+    try (ObjectStore missing = new AliyunObjectStore(config("no-such-bucket", "sk"))) {
+      assertThatThrownBy(() -> missing.headObject("x"))
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreErrorKind.NO_SUCH_BUCKET));
+    }
+    emu.faults().failWith(503, "SlowDown", 1.0, Set.of("HeadObject"));
+    try (ObjectStore s = new AliyunObjectStore(config("store-test", "sk"))) {
+      assertThatThrownBy(() -> s.headObject("x"))
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreErrorKind.TRANSIENT));
+    } finally {
+      emu.faults().clear();
+    }
+  }
+
+  @Test
+  void retriesTransientErrorsThenSucceeds() {
+    List<String> retried = new ArrayList<>();
+    try (ObjectStore s = new RetryingObjectStore(new AliyunObjectStore(config("store-test", "sk")), 3, 1, 10,
+        (op, e, n) -> retried.add(op + "#" + n))) {
+      s.putObject("rt", ContentSource.ofBytes(utf8("x")), new WriteMeta(null, null));
+      emu.faults().failNext(2, 500, "InternalError", Set.of("HeadObject"));
+      assertThat(s.headObject("rt").size()).isEqualTo(1);
+      assertThat(retried).containsExactly("HeadObject#1", "HeadObject#2");
+      emu.faults().failNext(1, 503, "SlowDown", Set.of("PutObject"));
+      s.putObject("rt2", ContentSource.ofBytes(utf8("body")), new WriteMeta(null, null));
+      assertThat(s.headObject("rt2").size()).isEqualTo(4);
+    } finally {
+      emu.faults().clear();
+    }
+  }
+
+  @Test
+  void engineStartExplainsBadCredentialsAndMissingBuckets() {
+    assertThatThrownBy(() -> Engine.start(config("store-test", "wrong")))
+        .isInstanceOf(EngineException.class).hasMessageContaining("denied").hasMessageContaining("SignatureDoesNotMatch");
+    assertThatThrownBy(() -> Engine.start(config("absent-bucket", "sk")))
+        .isInstanceOf(EngineException.class).hasMessageContaining("does not exist");
+  }
+}
