@@ -2,12 +2,15 @@ package io.ossgw.fuse;
 
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.OpenFlags;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 
 /**
  * Mounts an {@link InMemoryVfs} in its own JVM, for the stale-mount test (which SIGKILLs it) and for the
- * measurements in docs/fuse-threading.md. Usage: {@code MountMain MOUNTPOINT [-s] [--files N] [--timeout SECONDS]}.
- * Prints {@code MOUNTED} once live; prints the callback counters and unmounts on SIGTERM/SIGINT.
+ * measurements in docs/fuse-threading.md. Usage: {@code MountMain MOUNTPOINT [-s] [--files N] [--timeout SECONDS]
+ * [--stats FILE]}: {@code --files} pre-creates /many/f0.. in the VFS, {@code --stats} rewrites FILE every 50 ms with
+ * {@code OP=count} lines. Prints {@code MOUNTED} once live; prints the counters and unmounts on SIGTERM/SIGINT.
  */
 public final class MountMain {
   private MountMain() {}
@@ -16,10 +19,12 @@ public final class MountMain {
     Path mp = Path.of(args[0]);
     FuseOptions.Builder b = FuseOptions.builder().fsname("oss:bench");
     int files = 0;
+    Path statsFile = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "-s" -> b.singleThreaded(true);
         case "--files" -> files = Integer.parseInt(args[++i]);
+        case "--stats" -> statsFile = Path.of(args[++i]);
         case "--timeout" -> {
           double t = Double.parseDouble(args[++i]);
           b.entryTimeout(t).attrTimeout(t);
@@ -36,8 +41,32 @@ public final class MountMain {
     }
     MountedFilesystem m = FuseMounter.mount(vfs, mp, b.build());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("STATS " + m.stats())));
+    if (statsFile != null) {
+      Path out = statsFile;
+      Thread t = new Thread(() -> dumpStats(m, out), "stats");
+      t.setDaemon(true);
+      t.start();
+    }
     System.out.println("MOUNTED " + m.mountId());
     System.out.flush();
     m.awaitUnmounted();
+  }
+
+  private static void dumpStats(MountedFilesystem m, Path out) {
+    Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
+    while (true) {
+      StringBuilder sb = new StringBuilder();
+      for (FuseOp op : FuseOp.values()) {
+        sb.append(op).append('=').append(m.stats().count(op)).append('\n');
+      }
+      sb.append("TOTAL=").append(m.stats().total()).append('\n');
+      try {
+        Files.writeString(tmp, sb);
+        Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Thread.sleep(50);
+      } catch (Exception e) {
+        return;
+      }
+    }
   }
 }

@@ -56,6 +56,26 @@ class StaleMountTest {
     assertThat(TestMounts.isMountPoint(mp)).isFalse();
   }
 
+  @Test
+  void sigtermRunsTheShutdownHookWhichUnmounts() throws Exception {
+    Path mp = TestMounts.newMountpoint("sigterm");
+    Process child = null;
+    try {
+      child = startChild(mp);
+      assertThat(TestMounts.isMountPoint(mp)).isTrue();
+      Files.writeString(mp.resolve("f.txt"), "x");
+      child.destroy(); // SIGTERM
+      assertThat(child.waitFor(15, TimeUnit.SECONDS)).isTrue();
+      assertThat(TestMounts.isMountPoint(mp)).as("unmounted by the shutdown hook").isFalse();
+      assertThat(StaleMounts.check(mp).state()).isEqualTo(StaleMounts.State.NOT_MOUNTED);
+    } finally {
+      if (child != null) {
+        child.destroyForcibly();
+      }
+      TestMounts.cleanup(null, mp);
+    }
+  }
+
   /** Starts {@link MountMain} in a child JVM with this JVM's class path and waits for "MOUNTED". */
   private static Process startChild(Path mp) throws Exception {
     String java = ProcessHandle.current().info().command()
