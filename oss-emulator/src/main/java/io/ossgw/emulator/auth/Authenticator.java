@@ -69,7 +69,8 @@ public final class Authenticator {
         String provided = cred.substring(colon + 1).trim();
         String sk = secretFor(ak);
         String sts = V1Signature.stringToSign(in);
-        if (!same(V1Signature.sign(sk, sts), provided)) {
+        if (!same(V1Signature.sign(sk, sts), provided)
+                && !same(V1Signature.sign(sk, V1Signature.stringToSign(in, true)), provided)) {
             throw Errors.signatureDoesNotMatch(ak, provided, sts, "0002-00000040");
         }
     }

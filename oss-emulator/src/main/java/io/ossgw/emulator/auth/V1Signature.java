@@ -39,6 +39,14 @@ public final class V1Signature {
 
     /** The V1 StringToSign of {@code in}. */
     public static String stringToSign(SigningInput in) {
+        return stringToSign(in, false);
+    }
+
+    /**
+     * @param emptyAsBare sign a sub-resource sent as {@code k=} (empty value) as bare {@code k}: oss2 sends
+     *                    {@code ?uploads=} but signs {@code ?uploads}, while the Java SDK signs what it sends
+     */
+    public static String stringToSign(SigningInput in, boolean emptyAsBare) {
         StringBuilder sb = new StringBuilder();
         sb.append(in.method()).append('\n');
         sb.append(nz(in.headers().first("Content-MD5"))).append('\n');
@@ -61,7 +69,7 @@ public final class V1Signature {
         char sep = '?';
         for (Map.Entry<String, String> p : sub.entrySet()) {
             sb.append(sep).append(p.getKey());
-            if (p.getValue() != null) {
+            if (p.getValue() != null && !(emptyAsBare && p.getValue().isEmpty())) {
                 sb.append('=').append(p.getValue());
             }
             sep = '&';
