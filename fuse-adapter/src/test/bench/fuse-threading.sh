@@ -3,7 +3,9 @@
 # For each mode and run: a fresh mount (MountMain in its own JVM, /many pre-filled with 3,000 empty files), then
 #   fio 1 GiB sequential O_DIRECT write to a new file (the VFS allocates 1 MiB chunks), the same again (overwrite),
 #   fio 1 GiB sequential O_DIRECT read twice (the first pass includes JIT warm-up of the read path), then `ls -l` of the 3,000 files after drop_caches (cold) and again (warm).
-# Prints one line per step: mode run step MB/s-or-seconds fs-cpu% getattr-callbacks jvm-threads.
+# Prints one line per step: mode, run, step, MB/s (fio) or seconds (ls), CPU of the FUSE JVM, GETATTR callbacks of
+# the step, JVM native threads, upcalls so far, distinct java.lang.Threads that served them so far (jffi attach churn),
+# and the 1-minute load average (this is a shared 2-core VM: compare within a run, prefer ratios).
 # Needs root (drop_caches, mounting), fio, libfuse2 + fuse. Usage: RUNS=3 fuse-adapter/src/test/bench/fuse-threading.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -19,6 +21,8 @@ now() { date +%s.%N; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 threads() { awk '/^Threads:/ {print $2}' "/proc/$1/status"; }
 getattrs() { awk -F= '$1 == "GETATTR" {print $2}' "$1"; }
+seen() { awk -F= '$1 == "JAVA_THREADS_SEEN" {print $2}' "$1"; }
+calls() { awk -F= '$1 == "TOTAL" {print $2}' "$1"; }
 cpu() { awk -v t0="$1" -v t1="$2" -v a="$3" -v b="$4" -v hz="$HZ" 'BEGIN {printf "%.0f", (b - a) / hz / (t1 - t0) * 100}'; }
 
 fio_mbs() { # $1 = write|read, $2 = file; prints MB/s (10^6 bytes) from fio's terse output
@@ -35,8 +39,9 @@ step() { # mode run name command...; measures wall time, FS CPU and getattr call
   out=$("$@")
   t1=$(now); c1=$(ticks "$PID"); sleep 0.2; g1=$(getattrs "$STATS")
   [ -z "$out" ] && out=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3fs", b - a}')
-  printf '%-6s %s %-10s %10s  fs-cpu=%3s%%  getattr=%6d  threads=%s\n' \
-    "$mode" "$run" "$name" "$out" "$(cpu "$t0" "$t1" "$c0" "$c1")" $((g1 - g0)) "$(threads "$PID")"
+  printf '%-6s %s %-10s %10s  fs-cpu=%3s%%  getattr=%6d  native-threads=%s  upcalls=%s  java-threads-seen=%s  load=%s\n' \
+    "$mode" "$run" "$name" "$out" "$(cpu "$t0" "$t1" "$c0" "$c1")" $((g1 - g0)) "$(threads "$PID")" \
+    "$(calls "$STATS")" "$(seen "$STATS")" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 ls_quiet() { ls -l "$1" > /dev/null; }

@@ -81,11 +81,11 @@ public final class FuseFilesystem {
 
   /**
    * @param vfs the filesystem to present
-   * @param options the mount's options ({@code maxWrite} becomes {@code st_blksize}, the I/O size tools use)
+   * @param options the mount's options ({@code maxWrite} is the basis of {@link #preferredIoSize()})
    */
   public FuseFilesystem(VirtualFileSystem vfs, FuseOptions options) {
     this.vfs = Objects.requireNonNull(vfs, "vfs");
-    this.ioSize = Math.min(options.maxWrite(), FuseOptions.LIBFUSE2_MAX_REQUEST);
+    this.ioSize = options.maxWrite();
   }
 
   /** This mount's counters. */
@@ -93,7 +93,10 @@ public final class FuseFilesystem {
     return stats;
   }
 
-  /** {@code st_blksize} to report, in bytes: the largest write request, so tools size their buffers to it. */
+  /**
+   * The requested largest write in bytes; bindings report it (capped at what their libfuse negotiates) as {@code
+   * st_blksize}, the I/O size tools such as cp and cat size their buffers to.
+   */
   public int preferredIoSize() {
     return ioSize;
   }

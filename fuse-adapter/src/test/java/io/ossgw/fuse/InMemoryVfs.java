@@ -98,6 +98,8 @@ final class InMemoryVfs implements VirtualFileSystem {
   private final Set<Handle> handles = ConcurrentHashMap.newKeySet();
   final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
   volatile String explodeOn;
+  /** When set, collects the id of every java.lang.Thread that calls getattr/read/write (jffi attach churn). */
+  volatile Set<Long> callerThreads;
 
   long calls(String op) {
     AtomicLong n = calls.get(op);
@@ -106,6 +108,13 @@ final class InMemoryVfs implements VirtualFileSystem {
 
   int openHandles() {
     return handles.size();
+  }
+
+  private void track() {
+    Set<Long> t = callerThreads;
+    if (t != null) {
+      t.add(Thread.currentThread().threadId());
+    }
   }
 
   private void count(String op, String path) {
@@ -170,6 +179,7 @@ final class InMemoryVfs implements VirtualFileSystem {
   @Override
   public FileAttr getattr(String path) {
     count("getattr", path);
+    track();
     lock.readLock().lock();
     try {
       Node n = find(path);
@@ -429,6 +439,7 @@ final class InMemoryVfs implements VirtualFileSystem {
 
   @Override
   public int read(FileHandle fh, long offset, ByteBuffer dst) {
+    track();
     Handle h = live(fh);
     Node n = h.node;
     synchronized (n) {
@@ -458,6 +469,7 @@ final class InMemoryVfs implements VirtualFileSystem {
 
   @Override
   public int write(FileHandle fh, long offset, ByteBuffer src) {
+    track();
     Handle h = live(fh);
     if (!h.flags.write()) {
       throw new FsException(Errno.EBADF, "not open for writing: " + h.path);

@@ -5,12 +5,13 @@ import io.ossgw.core.vfs.OpenFlags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Mounts an {@link InMemoryVfs} in its own JVM, for the stale-mount test (which SIGKILLs it) and for the
  * measurements in docs/fuse-threading.md. Usage: {@code MountMain MOUNTPOINT [-s] [--files N] [--timeout SECONDS]
  * [--stats FILE]}: {@code --files} pre-creates /many/f0.. in the VFS, {@code --stats} rewrites FILE every 50 ms with
- * {@code OP=count} lines. Prints {@code MOUNTED} once live; prints the counters and unmounts on SIGTERM/SIGINT.
+ * {@code OP=count} lines and the number of distinct Java threads that served getattr/read/write. Prints {@code MOUNTED} once live; prints the counters and unmounts on SIGTERM/SIGINT.
  */
 public final class MountMain {
   private MountMain() {}
@@ -33,6 +34,7 @@ public final class MountMain {
       }
     }
     InMemoryVfs vfs = new InMemoryVfs();
+    vfs.callerThreads = ConcurrentHashMap.newKeySet();
     if (files > 0) {
       vfs.mkdir("/many", 0755, Caller.ROOT);
       for (int i = 0; i < files; i++) {
@@ -43,7 +45,7 @@ public final class MountMain {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("STATS " + m.stats())));
     if (statsFile != null) {
       Path out = statsFile;
-      Thread t = new Thread(() -> dumpStats(m, out), "stats");
+      Thread t = new Thread(() -> dumpStats(m, vfs, out), "stats");
       t.setDaemon(true);
       t.start();
     }
@@ -52,7 +54,7 @@ public final class MountMain {
     m.awaitUnmounted();
   }
 
-  private static void dumpStats(MountedFilesystem m, Path out) {
+  private static void dumpStats(MountedFilesystem m, InMemoryVfs vfs, Path out) {
     Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
     while (true) {
       StringBuilder sb = new StringBuilder();
@@ -60,6 +62,7 @@ public final class MountMain {
         sb.append(op).append('=').append(m.stats().count(op)).append('\n');
       }
       sb.append("TOTAL=").append(m.stats().total()).append('\n');
+      sb.append("JAVA_THREADS_SEEN=").append(vfs.callerThreads.size()).append('\n');
       try {
         Files.writeString(tmp, sb);
         Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

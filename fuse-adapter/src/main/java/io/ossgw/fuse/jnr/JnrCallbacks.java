@@ -3,6 +3,7 @@ package io.ossgw.fuse.jnr;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.fuse.FuseConnection;
 import io.ossgw.fuse.FuseFilesystem;
+import io.ossgw.fuse.FuseOptions;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import jnr.ffi.Memory;
@@ -53,7 +54,7 @@ final class JnrCallbacks {
   JnrCallbacks(LibFuse lib, FuseFilesystem fs, int maxRequest) {
     this.lib = lib;
     this.fs = fs;
-    this.blksize = fs.preferredIoSize();
+    this.blksize = Math.min(fs.preferredIoSize(), FuseOptions.LIBFUSE2_MAX_REQUEST);
     this.scratch = new ScratchPool(NativeLayout.RUNTIME, maxRequest, 64);
     this.ops = new FuseOperations(NativeLayout.RUNTIME);
     // Native memory for the struct, held here until fuse_main_real returns.
