@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Content held as a list of immutable byte-array chunks, so objects can exceed 2 GB and appends or
+ * Content held as a list of immutable byte-array chunks (up to 4 MiB each), so objects can exceed 2 GB and appends or
  * multipart completes can share existing chunks instead of copying them.
  */
 final class MemoryBlob implements Blob {
@@ -88,7 +88,8 @@ final class MemoryBlob implements Blob {
 
     /** Writer into new chunks, optionally after the chunks of an existing blob (append). */
     static final class Writer implements BlobWriter {
-        private static final int MAX_CHUNK = 1 << 20;
+        // 4 MiB: large enough to be a G1 humongous object, so big bodies are not copied by young collections.
+        private static final int MAX_CHUNK = 4 << 20;
         private final List<byte[]> done;
         private byte[] current;
         private int used;
@@ -96,7 +97,7 @@ final class MemoryBlob implements Blob {
         Writer(List<byte[]> base, long sizeHint) {
             this.done = new ArrayList<>(base);
             // Start small unless the client announced a size; the hint is capped, never trusted blindly.
-            int first = sizeHint > 0 ? (int) Math.min(MAX_CHUNK, sizeHint) : 8192;
+            int first = sizeHint > 0 ? (int) Math.min(1 << 20, sizeHint) : 8192;
             this.current = new byte[Math.max(first, 1)];
         }
 
