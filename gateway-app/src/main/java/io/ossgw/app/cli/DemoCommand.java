@@ -1,0 +1,126 @@
+package io.ossgw.app.cli;
+
+import io.ossgw.app.demo.DemoSeeder;
+import io.ossgw.app.mount.FuseMounterAdapter;
+import io.ossgw.app.mount.LiveMount;
+import io.ossgw.app.mount.MountPlan;
+import io.ossgw.app.mount.MountPlanner;
+import io.ossgw.app.mount.MountSource;
+import io.ossgw.app.serve.EmbeddedEmulator;
+import io.ossgw.core.config.Credentials;
+import io.ossgw.core.config.MountOptions;
+import io.ossgw.core.engine.EngineException;
+import io.ossgw.fuse.MountException;
+import io.quarkus.runtime.Quarkus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ossgw demo [--dir DIR]}: the zero-config demo. Starts an embedded OSS emulator storing objects under
+ * {@code DIR/data}, seeds bucket {@code demo} with sample objects written through the OSS SDK, mounts it at
+ * {@code DIR/mnt}, prints what to try, and runs until Ctrl-C; then unmounts and stops.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "Zero-config demo: an embedded OSS emulator with a seeded bucket 'demo', mounted at DIR/mnt.")
+public class DemoCommand implements Callable<Integer> {
+  static final String BUCKET = "demo";
+
+  @Option(names = "--dir", paramLabel = "DIR",
+      description = "where the demo keeps its data (DIR/data) and mount point (DIR/mnt); kept afterwards. "
+          + "Default: a temporary directory, removed at the end")
+  Path dir;
+
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+      description = "the emulator's port on 127.0.0.1 (default: any free port)")
+  int port;
+
+  @Override
+  public Integer call() throws IOException {
+    boolean temporary = dir == null;
+    Path base = temporary ? Files.createTempDirectory("ossgw-demo-") : dir.toAbsolutePath().normalize();
+    Path data = base.resolve("data");
+    Path mnt = base.resolve("mnt");
+    Files.createDirectories(data);
+    Files.createDirectories(mnt);
+    EmbeddedEmulator emulator = null;
+    LiveMount live = null;
+    try {
+      emulator = EmbeddedEmulator.start("127.0.0.1", port, data, List.of(BUCKET), null, null);
+      String endpoint = emulator.endpoint();
+      DemoSeeder.seed(endpoint, BUCKET);
+      MountOptions opts = MountOptions.parse(List.of("url=" + endpoint));
+      MountPlan plan = MountPlanner.plan(MountSource.of(BUCKET, ""), mnt, opts, new Credentials("demo", "demo"),
+          false, false, base.resolve("state"));
+      live = LiveMount.start(plan, new FuseMounterAdapter());
+      printIntro(endpoint, mnt);
+      Signals.exitCleanlyOnTermination();
+      LiveMount watched = live;
+      Thread.ofPlatform().daemon().name("ossgw-unmount-watch").start(() -> {
+        try {
+          watched.handle().awaitUnmounted();
+          Quarkus.asyncExit(ExitCodes.OK);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      Quarkus.waitForExit();
+      System.out.println("ossgw demo: unmounting " + mnt);
+      return ExitCodes.OK;
+    } catch (EngineException | MountException | IllegalArgumentException e) {
+      Cli.error(e.getMessage());
+      return ExitCodes.FAILED;
+    } finally {
+      if (live != null) {
+        live.close();
+      }
+      if (emulator != null) {
+        emulator.close();
+      }
+      if (temporary) {
+        deleteTree(base);
+      }
+    }
+  }
+
+  private static void printIntro(String endpoint, Path mnt) {
+    String m = mnt.toString();
+    System.out.println("""
+
+        ossgw demo: bucket '%2$s' of an embedded OSS emulator at %1$s is mounted at
+          %3$s
+
+        Try, in another terminal:
+          ls -l %3$s %3$s/data
+          cat %3$s/hello.txt
+          cp /etc/os-release %3$s/            # a file copied in ...
+          curl -s '%1$s/%2$s/?list-type=2'    # ... is now an object in the bucket (auth is off)
+          python3 -c "import oss2; b=oss2.Bucket(oss2.Auth('any','any'), '%1$s', '%2$s', is_path_style=True); \\
+        print([o.key for o in oss2.ObjectIteratorV2(b)])"
+          curl -s %1$s/-/counters             # the OSS requests the mount has made so far
+
+        Press Ctrl-C to unmount and stop.
+        """.formatted(endpoint, BUCKET, m));
+    System.out.flush();
+  }
+
+  private static void deleteTree(Path base) {
+    try (Stream<Path> s = Files.walk(base)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+          // best effort: a temp directory left behind is harmless
+        }
+      });
+    } catch (IOException ignored) {
+      // best effort
+    }
+  }
+}

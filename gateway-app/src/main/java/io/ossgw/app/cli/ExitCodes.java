@@ -1,0 +1,13 @@
+package io.ossgw.app.cli;
+
+/** Exit codes of every ossgw command. */
+public final class ExitCodes {
+  /** Success; for {@code mount -f}, {@code serve} and {@code demo} also a clean stop by SIGTERM/SIGINT. */
+  public static final int OK = 0;
+  /** The operation failed: bucket missing, access denied, endpoint unreachable, FUSE mount failed. */
+  public static final int FAILED = 1;
+  /** The command line or configuration is wrong: unknown option, bad value, no credentials, no such mount point. */
+  public static final int USAGE = 2;
+
+  private ExitCodes() {}
+}

@@ -1,0 +1,73 @@
+package io.ossgw.app.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Settings that must be in place before Quarkus reads its configuration, derived from the command line.
+ *
+ * <ul>
+ *   <li>Only {@code serve} listens on HTTP: for every other command {@code quarkus.http.host-enabled=false}, so two
+ *       {@code ossgw mount}s (or a mount next to a running {@code serve}) never fight over port 8080. An explicit
+ *       {@code -Dquarkus.http.host-enabled} wins.
+ *   <li>{@code serve --config FILE} adds FILE as a config source ({@code quarkus.config.locations}), so everything in it,
+ *       {@code quarkus.http.port} included, takes effect at start-up. It ranks like application.properties but wins
+ *       over it; environment variables and {@code -D} system properties win over both.
+ * </ul>
+ */
+public final class LaunchSettings {
+  static final String HOST_ENABLED = "quarkus.http.host-enabled";
+  static final String CONFIG_LOCATIONS = "quarkus.config.locations";
+
+  private LaunchSettings() {}
+
+  /** Applies the settings as system properties. @return a problem to report, or null */
+  public static String apply(String[] args) {
+    String command = command(args);
+    if (!"serve".equals(command)) {
+      setIfAbsent(HOST_ENABLED, "false");
+      return null;
+    }
+    String file = configFile(args);
+    if (file == null) {
+      return null;
+    }
+    Path p = Path.of(file).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+      return "config file " + p + " does not exist or is not readable";
+    }
+    String existing = System.getProperty(CONFIG_LOCATIONS);
+    System.setProperty(CONFIG_LOCATIONS, existing == null || existing.isBlank() ? p.toUri().toString()
+        : existing + "," + p.toUri());
+    return null;
+  }
+
+  /** The subcommand: the first argument that is not an option, or null. */
+  static String command(String[] args) {
+    for (String a : args) {
+      if (!a.startsWith("-")) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /** The value of {@code --config FILE} or {@code --config=FILE} after the subcommand, or null. */
+  static String configFile(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--config") && i + 1 < args.length) {
+        return args[i + 1];
+      }
+      if (args[i].startsWith("--config=")) {
+        return args[i].substring("--config=".length());
+      }
+    }
+    return null;
+  }
+
+  private static void setIfAbsent(String key, String value) {
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, value);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.ossgw.app.health;
+
+import io.ossgw.app.serve.Gateway;
+import io.ossgw.app.serve.ServedMount;
+import io.ossgw.core.engine.Engine;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * {@code /q/health/ready}: UP when the gateway has started, every configured mount is still mounted, and OSS answers
+ * for every engine ({@link OssProbe}). Data: {@code mount.<name>} = mount point or "NOT MOUNTED", {@code oss.<bucket>}
+ * = "reachable" or the error.
+ */
+@Readiness
+@ApplicationScoped
+public class GatewayReadiness implements HealthCheck {
+  @Inject Gateway gateway;
+  @Inject OssProbe probe;
+
+  @Override
+  public HealthCheckResponse call() {
+    HealthCheckResponseBuilder b = HealthCheckResponse.named("ossgw");
+    if (gateway.state() != Gateway.State.RUNNING) {
+      return b.down().withData("state", gateway.state().name()).build();
+    }
+    boolean up = true;
+    for (ServedMount m : gateway.mounts()) {
+      boolean mounted = m.handle().isMounted();
+      up &= mounted;
+      b.withData("mount." + m.name(), mounted ? m.plan().mountpoint().toString() : "NOT MOUNTED");
+    }
+    for (Engine e : gateway.engines()) {
+      String error = probe.check(e, gateway.ossCheckInterval());
+      up &= error == null;
+      String key = "oss." + e.config().bucket() + (e.config().prefix().isEmpty() ? "" : ":/" + e.config().prefix());
+      b.withData(key, error == null ? "reachable" : error);
+    }
+    gateway.emulatorEndpoint().ifPresent(ep -> b.withData("emulator", ep));
+    return b.status(up).build();
+  }
+}

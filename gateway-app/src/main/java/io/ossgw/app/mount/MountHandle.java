@@ -1,0 +1,23 @@
+package io.ossgw.app.mount;
+
+import io.ossgw.fuse.FuseStats;
+import java.nio.file.Path;
+
+/** A live FUSE mount as the app sees it: its counters, whether it is still mounted, and how to unmount it. */
+public interface MountHandle extends AutoCloseable {
+  /** The absolute mount point. */
+  Path mountpoint();
+
+  /** Per-operation callback counters. */
+  FuseStats stats();
+
+  /** False once the mount is gone (closed here, or unmounted from outside with {@code fusermount -u}). */
+  boolean isMounted();
+
+  /** Blocks until the mount is gone. */
+  void awaitUnmounted() throws InterruptedException;
+
+  /** Unmounts (if still mounted) and waits until the kernel mount is gone; idempotent. */
+  @Override
+  void close();
+}

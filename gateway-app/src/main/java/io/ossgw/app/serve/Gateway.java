@@ -1,0 +1,174 @@
+package io.ossgw.app.serve;
+
+import io.ossgw.app.config.DefaultOptionsConfig;
+import io.ossgw.app.config.EmulatorConfig;
+import io.ossgw.app.config.GatewayConfig;
+import io.ossgw.app.config.MountsConfig;
+import io.ossgw.app.config.OssConfig;
+import io.ossgw.app.metrics.GatewayMetrics;
+import io.ossgw.app.mount.MountHandle;
+import io.ossgw.app.mount.Mounter;
+import io.ossgw.app.mount.StateDirs;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.engine.Engine;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jboss.logging.Logger;
+
+/**
+ * What {@code serve} runs: the embedded emulator when no endpoint is configured, one {@link Engine} per distinct
+ * bucket/prefix, and one FUSE mount per {@code ossgw.mounts.<name>}. {@link #start} validates the whole configuration
+ * first ({@link ServePlanner}) and undoes everything it started if any step fails; {@link #stop} (also on CDI
+ * shutdown) unmounts everything, then closes the engines, then stops the emulator.
+ */
+@ApplicationScoped
+public class Gateway {
+  private static final Logger LOG = Logger.getLogger(Gateway.class);
+
+  /** Lifecycle states, for health checks. */
+  public enum State { NEW, RUNNING, STOPPED }
+
+  @Inject OssConfig oss;
+  @Inject MountsConfig mounts;
+  @Inject DefaultOptionsConfig defaults;
+  @Inject GatewayConfig gateway;
+  @Inject EmulatorConfig emulatorConfig;
+  @Inject Mounter mounter;
+  @Inject GatewayMetrics metrics;
+
+  private volatile State state = State.NEW;
+  private EmbeddedEmulator emulator;
+  private final Map<EngineKey, Engine> engines = new LinkedHashMap<>();
+  private final List<ServedMount> served = new ArrayList<>();
+
+  /**
+   * Validates the configuration, starts the emulator (zero-config), the engines and the mounts.
+   *
+   * @throws ConfigException for invalid configuration (nothing started)
+   * @throws RuntimeException with a user-facing message when an engine or mount fails (everything undone)
+   */
+  public synchronized void start() {
+    if (state == State.RUNNING) {
+      return;
+    }
+    Path stateDir = gateway.stateDir().orElseGet(StateDirs::defaultStateDir);
+    List<String> problems = new ArrayList<>();
+    Duration interval = gateway.health().ossCheckInterval();
+    if (interval.compareTo(Duration.ofSeconds(1)) < 0) {
+      problems.add("ossgw.health.oss-check-interval must be at least 1s, got " + interval);
+    }
+    if (emulatorConfig.port() < 0 || emulatorConfig.port() > 65535) {
+      problems.add("ossgw.emulator.port must be 0..65535, got " + emulatorConfig.port());
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    boolean embedded = oss.endpoint().isEmpty();
+    // Validate everything before starting anything (a placeholder endpoint stands in for the emulator's).
+    ServePlanner.plan(oss, mounts, defaults, stateDir, embedded ? "http://127.0.0.1:1" : null, System.getenv());
+    try {
+      String emulatorEndpoint = null;
+      if (embedded) {
+        emulator = startEmulator(stateDir);
+        emulatorEndpoint = emulator.endpoint();
+        LOG.infof("no ossgw.oss.endpoint configured: started the embedded OSS emulator at %s (bucket '%s')",
+            emulatorEndpoint, emulatorConfig.bucket());
+      }
+      for (ServePlanner.Planned p : ServePlanner.plan(oss, mounts, defaults, stateDir, emulatorEndpoint,
+          System.getenv())) {
+        EngineConfig ec = p.plan().engine();
+        Engine engine = engines.get(new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix()));
+        if (engine == null) {
+          engine = Engine.start(ec);
+          engines.put(new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix()), engine);
+          metrics.engineStarted();
+        }
+        MountHandle h = mounter.mount(engine.fileSystem(), p.plan().mountpoint(), p.plan().fuse());
+        served.add(new ServedMount(p.name(), p.plan(), engine, h));
+        metrics.mountAdded(p.name(), h);
+        LOG.infof("mount '%s': %s at %s", p.name(), p.plan().source(), p.plan().mountpoint());
+      }
+      state = State.RUNNING;
+    } catch (RuntimeException e) {
+      stopAll();
+      throw e;
+    }
+  }
+
+  private EmbeddedEmulator startEmulator(Path stateDir) {
+    Set<String> buckets = new LinkedHashSet<>();
+    buckets.add(emulatorConfig.bucket());
+    mounts.all().values().forEach(m -> buckets.add(m.bucket()));
+    Path data = emulatorConfig.storage() == EmulatorConfig.Storage.MEMORY ? null
+        : emulatorConfig.dataDir().orElse(stateDir.resolve("emulator"));
+    return EmbeddedEmulator.start(emulatorConfig.bind(), emulatorConfig.port(), data, buckets, null, null);
+  }
+
+  /** Unmounts every mount, closes the engines and stops the emulator; idempotent. */
+  @PreDestroy
+  public synchronized void stop() {
+    if (state == State.RUNNING) {
+      stopAll();
+      state = State.STOPPED;
+    }
+  }
+
+  private void stopAll() {
+    for (ServedMount m : served.reversed()) {
+      try {
+        m.handle().close();
+        LOG.infof("unmounted '%s' (%s)", m.name(), m.plan().mountpoint());
+      } catch (RuntimeException e) {
+        LOG.warnf("unmounting '%s' failed: %s", m.name(), e.getMessage());
+      }
+    }
+    served.clear();
+    metrics.mountsRemoved();
+    for (Engine e : engines.values()) {
+      try {
+        e.close();
+      } catch (RuntimeException ex) {
+        LOG.warnf("closing the engine of %s failed: %s", e.config().bucket(), ex.getMessage());
+      }
+    }
+    engines.clear();
+    if (emulator != null) {
+      emulator.close();
+      emulator = null;
+    }
+  }
+
+  public State state() {
+    return state;
+  }
+
+  /** The mounts while running (a copy). */
+  public synchronized List<ServedMount> mounts() {
+    return List.copyOf(served);
+  }
+
+  /** The engines while running (a copy). */
+  public synchronized List<Engine> engines() {
+    return List.copyOf(engines.values());
+  }
+
+  /** The embedded emulator's endpoint, if one runs. */
+  public synchronized Optional<String> emulatorEndpoint() {
+    return Optional.ofNullable(emulator).map(EmbeddedEmulator::endpoint);
+  }
+
+  /** How often readiness may re-check OSS. */
+  public Duration ossCheckInterval() {
+    return gateway.health().ossCheckInterval();
+  }
+}
