@@ -51,6 +51,7 @@ public class DemoCommand implements Callable<Integer> {
     Files.createDirectories(mnt);
     EmbeddedEmulator emulator = null;
     LiveMount live = null;
+    Signals.exitCleanlyOnTermination();
     try {
       emulator = EmbeddedEmulator.start("127.0.0.1", port, data, List.of(BUCKET), null, null);
       String endpoint = emulator.endpoint();
@@ -60,7 +61,6 @@ public class DemoCommand implements Callable<Integer> {
           false, false, base.resolve("state"));
       live = LiveMount.start(plan, new FuseMounterAdapter());
       printIntro(endpoint, mnt);
-      Signals.exitCleanlyOnTermination();
       LiveMount watched = live;
       Thread.ofPlatform().daemon().name("ossgw-unmount-watch").start(() -> {
         try {
@@ -101,7 +101,7 @@ public class DemoCommand implements Callable<Integer> {
           cat %3$s/hello.txt
           cp /etc/os-release %3$s/            # a file copied in ...
           curl -s '%1$s/%2$s/?list-type=2'    # ... is now an object in the bucket (auth is off)
-          python3 -c "import oss2; b=oss2.Bucket(oss2.Auth('any','any'), '%1$s', '%2$s', is_path_style=True); \\
+          python3 -c "import oss2; b=oss2.Bucket(oss2.Auth('any','any'), '%1$s', '%2$s'); \\
         print([o.key for o in oss2.ObjectIteratorV2(b)])"
           curl -s %1$s/-/counters             # the OSS requests the mount has made so far
 

@@ -95,6 +95,9 @@ public class MountCommand implements Callable<Integer> {
   }
 
   private Integer runForeground(MountPlan plan, ReadyFile ready) throws InterruptedException {
+    // Before mounting: a SIGTERM that arrives once the kernel mount is visible (but before start() returns) must
+    // also end in a clean unmount and exit 0; Quarkus.waitForExit() then returns at once.
+    Signals.exitCleanlyOnTermination();
     LiveMount live;
     try {
       live = LiveMount.start(plan, new FuseMounterAdapter());
@@ -105,7 +108,6 @@ public class MountCommand implements Callable<Integer> {
       return fail(ready, ExitCodes.FAILED, "mount failed: " + e);
     }
     try (live) {
-      Signals.exitCleanlyOnTermination();
       if (ready != null) {
         ready.mounted();
       }

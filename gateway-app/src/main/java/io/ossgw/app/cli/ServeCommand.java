@@ -34,6 +34,7 @@ public class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    Signals.exitCleanlyOnTermination();
     try {
       gateway.start();
     } catch (ConfigException e) {
@@ -43,7 +44,6 @@ public class ServeCommand implements Callable<Integer> {
       Cli.error(e.getMessage() == null ? e.toString() : e.getMessage());
       return ExitCodes.FAILED;
     }
-    Signals.exitCleanlyOnTermination();
     var cfg = ConfigProvider.getConfig();
     LOG.infof("ossgw serving %d mount(s); health: http://%s:%s/q/health, metrics: /q/metrics",
         gateway.mounts().size(), cfg.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"),
