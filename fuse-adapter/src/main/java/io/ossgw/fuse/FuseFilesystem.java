@@ -78,14 +78,25 @@ public final class FuseFilesystem {
   private final UnexpectedErrorLog errorLog = new UnexpectedErrorLog();
   private final int ioSize;
   private final CountDownLatch initialized = new CountDownLatch(1);
+  private final Runnable onInit;
 
   /**
    * @param vfs the filesystem to present
    * @param options the mount's options ({@code maxWrite} is the basis of {@link #preferredIoSize()})
    */
   public FuseFilesystem(VirtualFileSystem vfs, FuseOptions options) {
+    this(vfs, options, () -> {});
+  }
+
+  /**
+   * @param vfs the filesystem to present
+   * @param options the mount's options
+   * @param onInit run once on the FUSE thread that answered the kernel's INIT; must not block
+   */
+  public FuseFilesystem(VirtualFileSystem vfs, FuseOptions options, Runnable onInit) {
     this.vfs = Objects.requireNonNull(vfs, "vfs");
     this.ioSize = options.maxWrite();
+    this.onInit = Objects.requireNonNull(onInit, "onInit");
   }
 
   /** This mount's counters. */
@@ -111,6 +122,11 @@ public final class FuseFilesystem {
     stats.call(FuseOp.INIT);
     stats.connection(connection);
     initialized.countDown();
+    try {
+      onInit.run();
+    } catch (Throwable t) {
+      errorLog.unexpected(FuseOp.INIT, "/", t);
+    }
   }
 
   /** Waits up to {@code millis} for {@link #init}; true once it happened. */

@@ -67,10 +67,13 @@ public final class FuseMounter {
     checkDirectory(mp, options.nonempty());
     binding.load();
 
+    // Mount ids are reused as soon as a mount goes away (other processes mount and unmount all the time), so the new
+    // mount is recognised by path: whatever is listed at this path now is not ours.
     Set<Integer> before = new HashSet<>();
-    MountInfo.read().forEach(e -> before.add(e.mountId()));
-    FuseFilesystem fs = new FuseFilesystem(vfs, options);
-    MountedFilesystem m = new MountedFilesystem(mp, fs, options, binding.name());
+    MountInfo.read().stream().filter(e -> e.mountPoint().equals(mp.toString())).forEach(e -> before.add(e.mountId()));
+    MountedFilesystem m = new MountedFilesystem(mp, options, binding.name());
+    FuseFilesystem fs = new FuseFilesystem(vfs, options, m::initialized);
+    m.filesystem(fs);
     Thread server = new Thread(() -> serve(binding, m, options), "ossgw-fuse " + mp);
     server.setDaemon(true); // a stuck session must not keep the JVM from exiting
     server.start();
@@ -143,8 +146,12 @@ public final class FuseMounter {
         .reduce((a, b) -> b);
   }
 
-  /** Mounting failed or timed out: make sure nothing is left behind. */
+  /**
+   * Mounting failed or timed out: make sure nothing is left behind, now or later. A session that is still starting
+   * is told to detach itself if its INIT arrives after all (see {@link MountedFilesystem#abandon}).
+   */
   private static void abandon(MountedFilesystem m, Path mp, Set<Integer> before, FuseOptions options) {
+    m.abandon();
     newMount(mp, before).ifPresent(e -> {
       try {
         Unmounter.unmount(mp.toString(), e.mountId(), options.unmountTimeout());

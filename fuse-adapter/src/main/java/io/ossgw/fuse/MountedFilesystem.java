@@ -23,17 +23,17 @@ public final class MountedFilesystem implements AutoCloseable {
   private static final long LAZY_GRACE_NANOS = 200_000_000L;
 
   private final Path mountpoint;
-  private final FuseFilesystem fs;
+  private volatile FuseFilesystem fs; // set once by FuseMounter before the session starts
   private final FuseOptions options;
   private final String binding;
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
   private final Object closeLock = new Object();
   private volatile int mountId = -1;
+  private volatile boolean abandoned;
   private boolean closed;
 
-  MountedFilesystem(Path mountpoint, FuseFilesystem fs, FuseOptions options, String binding) {
+  MountedFilesystem(Path mountpoint, FuseOptions options, String binding) {
     this.mountpoint = mountpoint;
-    this.fs = fs;
     this.options = options;
     this.binding = binding;
   }
@@ -142,6 +142,25 @@ public final class MountedFilesystem implements AutoCloseable {
     return fs;
   }
 
+  void filesystem(FuseFilesystem f) {
+    fs = f;
+  }
+
+  /** {@link FuseMounter#mount} gave up on this session; if it comes up late anyway, it detaches itself. */
+  void abandon() {
+    abandoned = true;
+  }
+
+  /** The session answered INIT (called on the FUSE thread, so the unmount runs elsewhere). */
+  void initialized() {
+    if (abandoned) {
+      Thread.ofVirtual().name("ossgw-fuse-abandon").start(() -> {
+        LOG.warn("the FUSE mount at {} came up after mounting was abandoned; detaching it", mountpoint);
+        Unmounter.run(List.of("fusermount", "-u", "-z", mountpoint.toString()), options.unmountTimeout());
+      });
+    }
+  }
+
   CompletableFuture<Integer> exit() {
     return exit;
   }
@@ -162,8 +181,8 @@ public final class MountedFilesystem implements AutoCloseable {
     } catch (Throwable t) {
       LOG.warn("cleaning up after the FUSE session at {} failed", mountpoint, t);
     } finally {
+      FuseMounter.forget(this); // before completing: whoever awaited the end must not still find it in mounts()
       exit.complete(status);
-      FuseMounter.forget(this);
     }
   }
 }

@@ -115,6 +115,25 @@ class MountLifecycleTest {
   }
 
   @Test
+  void mountpointWithSpaceBackslashAndUtf8IsFoundInMountinfo() throws Exception {
+    Path parent = TestMounts.newMountpoint("odd");
+    Path mp = Files.createDirectory(parent.resolve("a b\\c ü"));
+    MountedFilesystem m = null;
+    try {
+      m = FuseMounter.mount(new InMemoryVfs(), mp, FuseOptions.defaults());
+      MountInfo.Entry e = MountInfo.byId(MountInfo.read(), m.mountId()).orElseThrow();
+      assertThat(e.mountPoint()).isEqualTo(StaleMounts.mountTableKey(mp)).endsWith("/a b\\c ü");
+      assertThat(StaleMounts.check(mp).state()).isEqualTo(StaleMounts.State.LIVE);
+      Files.writeString(mp.resolve("f"), "x");
+      m.close();
+      assertThat(StaleMounts.check(mp).state()).isEqualTo(StaleMounts.State.NOT_MOUNTED);
+    } finally {
+      TestMounts.cleanup(m, mp);
+      Files.deleteIfExists(parent);
+    }
+  }
+
+  @Test
   void externalUnmountEndsTheSession() throws Exception {
     Path mp = TestMounts.newMountpoint("external");
     MountedFilesystem m = FuseMounter.mount(new InMemoryVfs(), mp, FuseOptions.defaults());

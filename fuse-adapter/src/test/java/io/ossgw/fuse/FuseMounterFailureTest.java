@@ -1,0 +1,107 @@
+package io.ossgw.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ossgw.fuse.jnr.JnrFuseBinding;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** FuseMounter's failure paths, driven through stand-in bindings. */
+class FuseMounterFailureTest {
+
+  /** A binding that delegates to the real one, optionally after a delay. */
+  private static class Wrapped implements FuseBinding {
+    final FuseBinding real = new JnrFuseBinding();
+
+    @Override
+    public String name() {
+      return "wrapped";
+    }
+
+    @Override
+    public void load() {
+      real.load();
+    }
+
+    @Override
+    public List<String> arguments(FuseOptions options) {
+      return real.arguments(options);
+    }
+
+    @Override
+    public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
+      return real.run(fs, mountpoint, options);
+    }
+  }
+
+  @Test
+  void aMissingLibraryIsReportedWithTheInstallCommand() throws Exception {
+    Path mp = TestMounts.newMountpoint("nolib");
+    try {
+      FuseBinding noLib = new Wrapped() {
+        @Override
+        public void load() {
+          throw new MountException("libfuse2 (libfuse.so.2) cannot be loaded. Install it with: apt-get install libfuse2 fuse");
+        }
+      };
+      assertThatThrownBy(() -> FuseMounter.mount(new InMemoryVfs(), mp, FuseOptions.defaults(), noLib))
+          .isInstanceOf(MountException.class)
+          .hasMessageContaining("apt-get install libfuse2 fuse");
+    } finally {
+      TestMounts.cleanup(null, mp);
+    }
+  }
+
+  @Test
+  void aSessionThatExitsAtOnceFailsTheMount() throws Exception {
+    Path mp = TestMounts.newMountpoint("exit1");
+    try {
+      FuseBinding exits = new Wrapped() {
+        @Override
+        public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
+          return 1;
+        }
+      };
+      assertThatThrownBy(() -> FuseMounter.mount(new InMemoryVfs(), mp, FuseOptions.defaults(), exits))
+          .isInstanceOf(MountException.class)
+          .hasMessageContaining("exit status 1");
+    } finally {
+      TestMounts.cleanup(null, mp);
+    }
+  }
+
+  @Test
+  void aMountThatComesUpAfterTheTimeoutDetachesItself() throws Exception {
+    Path mp = TestMounts.newMountpoint("late");
+    CountDownLatch ended = new CountDownLatch(1);
+    try {
+      FuseBinding late = new Wrapped() {
+        @Override
+        public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
+          try {
+            Thread.sleep(1500);
+            return super.run(fs, mountpoint, options);
+          } catch (InterruptedException e) {
+            return -1;
+          } finally {
+            ended.countDown();
+          }
+        }
+      };
+      FuseOptions quick = FuseOptions.builder().mountTimeout(Duration.ofMillis(300)).build();
+      assertThatThrownBy(() -> FuseMounter.mount(new InMemoryVfs(), mp, quick, late))
+          .isInstanceOf(MountException.class)
+          .hasMessageContaining("did not become live within 300 ms");
+      // the late session mounts, answers INIT, sees it was abandoned and unmounts itself
+      assertThat(ended.await(15, TimeUnit.SECONDS)).isTrue();
+      assertThat(TestMounts.isMountPoint(mp)).isFalse();
+    } finally {
+      TestMounts.cleanup(null, mp);
+    }
+  }
+}
