@@ -170,11 +170,11 @@ public final class MountedFilesystem implements AutoCloseable {
     try {
       fs.releaseAll();
       int id = mountId;
-      if (id >= 0 && Unmounter.isMounted(id)) {
+      if (id >= 0 && Unmounter.isMounted(id, mountpoint.toString())) {
         // The loop returned but the kernel mount is still there (the session failed): don't leave a dead mount.
         LOG.warn("FUSE session at {} ended with status {} while still mounted; detaching it", mountpoint, status);
         Unmounter.run(List.of("fusermount", "-u", "-z", mountpoint.toString()), options.unmountTimeout());
-        if (Unmounter.isMounted(id)) {
+        if (Unmounter.isMounted(id, mountpoint.toString())) {
           Unmounter.run(List.of("umount", "-l", mountpoint.toString()), options.unmountTimeout());
         }
       }

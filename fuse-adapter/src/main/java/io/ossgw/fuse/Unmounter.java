@@ -21,9 +21,12 @@ final class Unmounter {
 
   private Unmounter() {}
 
-  /** True while the mount with this id is in this namespace's mount table. */
-  static boolean isMounted(int mountId) {
-    return MountInfo.byId(MountInfo.read(), mountId).isPresent();
+  /**
+   * True while mount {@code mountId} is listed at {@code mountpoint}. Both must match: the kernel hands a freed id
+   * to the next mount anywhere in the namespace.
+   */
+  static boolean isMounted(int mountId, String mountpoint) {
+    return MountInfo.byId(MountInfo.read(), mountId).filter(e -> e.mountPoint().equals(mountpoint)).isPresent();
   }
 
   /**
@@ -34,7 +37,7 @@ final class Unmounter {
    */
   static boolean unmount(String mountpoint, int mountId, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    if (!isMounted(mountId)) {
+    if (!isMounted(mountId, mountpoint)) {
       return false;
     }
     StringBuilder log = new StringBuilder();
@@ -46,22 +49,22 @@ final class Unmounter {
       String result = run(cmd, timeout);
       log.append("\n  ").append(String.join(" ", cmd)).append(": ").append(result);
       // A successful unmount removes the entry before the command returns; allow a moment for a racing lazy one.
-      if (waitGone(mountId, Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500)))) {
+      if (waitGone(mountId, mountpoint, Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500)))) {
         LOG.debug("unmounted {} with {}", mountpoint, cmd);
         return cmd != attempts.get(0);
       }
     }
-    if (waitGone(mountId, deadline)) {
+    if (waitGone(mountId, mountpoint, deadline)) {
       return true;
     }
     throw new MountException("could not unmount " + mountpoint + " within " + timeout.toMillis() + " ms:" + log);
   }
 
   /** Waits until the mount is gone or the deadline ({@link System#nanoTime()}) passes; true if gone. */
-  static boolean waitGone(int mountId, long deadlineNanos) {
+  static boolean waitGone(int mountId, String mountpoint, long deadlineNanos) {
     long sleepMs = 1;
     while (true) {
-      if (!isMounted(mountId)) {
+      if (!isMounted(mountId, mountpoint)) {
         return true;
       }
       if (System.nanoTime() >= deadlineNanos) {
@@ -71,7 +74,7 @@ final class Unmounter {
         Thread.sleep(sleepMs);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return !isMounted(mountId);
+        return !isMounted(mountId, mountpoint);
       }
       sleepMs = Math.min(sleepMs * 2, 20);
     }
