@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * ({@code flag_nullpath_ok}), which keeps I/O on unlinked-but-open files working with {@code hard_remove}; the fh
  * identifies the file.
  *
- * <p>Thread-safe: libfuse's multithreaded loop calls these concurrently.
+ * <p>Thread-safe: libfuse's multithreaded loop calls these concurrently. Metadata operations go through one
+ * counting/mapping helper; READ and WRITE spell it out so that the data path allocates nothing (not even a lambda).
  */
 public final class FuseFilesystem {
   /** {@code utimensat(2)}'s "set to the current time" marker in {@code tv_nsec}. */
@@ -43,7 +44,7 @@ public final class FuseFilesystem {
   public static final long UTIME_OMIT = (1L << 30) - 2;
 
   /** Longest name component in bytes of UTF-8 (Linux NAME_MAX); longer gives ENAMETOOLONG. */
-  public static final int NAME_MAX = 255;
+  public static final int NAME_MAX = FuseNames.NAME_MAX;
 
   private static final int O_EXCL = 0200;
 
@@ -136,24 +137,18 @@ public final class FuseFilesystem {
 
   /** getattr: stat(2) of a path. */
   public int getattr(String path, StatSink out) {
-    stats.call(FuseOp.GETATTR);
-    try {
-      if (nameTooLong(path)) {
+    return call(FuseOp.GETATTR, path, () -> {
+      if (FuseNames.tooLong(path)) {
         return fail(FuseOp.GETATTR, Errno.ENAMETOOLONG);
       }
       out.put(vfs.getattr(path));
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.GETATTR, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.GETATTR, path, t);
-    }
+    });
   }
 
   /** fgetattr: fstat(2) of an open file; {@code path} may be null. */
   public int fgetattr(String path, long fh, StatSink out) {
-    stats.call(FuseOp.FGETATTR);
-    try {
+    return call(FuseOp.FGETATTR, path, () -> {
       FileHandle h = files.get(fh);
       String p = path != null ? path : h != null ? h.path() : null;
       if (p == null) {
@@ -161,11 +156,7 @@ public final class FuseFilesystem {
       }
       out.put(vfs.getattr(p));
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.FGETATTR, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.FGETATTR, path, t);
-    }
+    });
   }
 
   /**
@@ -182,19 +173,14 @@ public final class FuseFilesystem {
    * {@code out.remaining() - 1} bytes as libfuse's contract says.
    */
   public int readlink(String path, ByteBuffer out) {
-    stats.call(FuseOp.READLINK);
-    try {
+    return call(FuseOp.READLINK, path, () -> {
       if (out.remaining() == 0) {
         return fail(FuseOp.READLINK, Errno.EINVAL);
       }
       byte[] target = vfs.readlink(path).getBytes(StandardCharsets.UTF_8);
       out.put(target, 0, Math.min(target.length, out.remaining() - 1)).put((byte) 0);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.READLINK, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.READLINK, path, t);
-    }
+    });
   }
 
   /** opendir: nothing to do; the kernel has looked the directory up already and fuse2 lists it in one readdir. */
@@ -209,28 +195,21 @@ public final class FuseFilesystem {
    * '/', NUL or more than {@link #NAME_MAX} bytes are skipped and logged once).
    */
   public int readdir(String path, DirFiller filler) {
-    stats.call(FuseOp.READDIR);
-    try {
+    return call(FuseOp.READDIR, path, () -> {
       List<DirEntry> entries = vfs.readdir(path).entries();
       if (filler.add(".", null) || filler.add("..", null)) {
         return 0;
       }
       for (DirEntry e : entries) {
         String name = e.name();
-        if (!presentable(name)) {
+        if (!FuseNames.presentable(name)) {
           errorLog.skippedName(path, name);
-          continue;
-        }
-        if (filler.add(name, e.attr())) {
+        } else if (filler.add(name, e.attr())) {
           break;
         }
       }
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.READDIR, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.READDIR, path, t);
-    }
+    });
   }
 
   /** releasedir: nothing is held per open directory. */
@@ -241,76 +220,51 @@ public final class FuseFilesystem {
 
   /** mkdir(2); {@code mode} may carry type bits, only 07777 is used. */
   public int mkdir(String path, int mode, Caller caller) {
-    stats.call(FuseOp.MKDIR);
-    try {
-      if (nameTooLong(path)) {
+    return call(FuseOp.MKDIR, path, () -> {
+      if (FuseNames.tooLong(path)) {
         return fail(FuseOp.MKDIR, Errno.ENAMETOOLONG);
       }
       vfs.mkdir(path, mode & 07777, caller);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.MKDIR, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.MKDIR, path, t);
-    }
+    });
   }
 
   /** rmdir(2). */
   public int rmdir(String path) {
-    stats.call(FuseOp.RMDIR);
-    try {
+    return call(FuseOp.RMDIR, path, () -> {
       vfs.rmdir(path);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.RMDIR, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.RMDIR, path, t);
-    }
+    });
   }
 
   /** unlink(2). */
   public int unlink(String path) {
-    stats.call(FuseOp.UNLINK);
-    try {
+    return call(FuseOp.UNLINK, path, () -> {
       vfs.unlink(path);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.UNLINK, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.UNLINK, path, t);
-    }
+    });
   }
 
   /** rename(2) (libfuse2 has no renameat2 flags; the kernel refuses them with EINVAL before asking). */
   public int rename(String from, String to) {
-    stats.call(FuseOp.RENAME);
-    try {
-      if (nameTooLong(to)) {
+    return call(FuseOp.RENAME, from, () -> {
+      if (FuseNames.tooLong(to)) {
         return fail(FuseOp.RENAME, Errno.ENAMETOOLONG);
       }
       vfs.rename(from, to);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.RENAME, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.RENAME, from, t);
-    }
+    });
   }
 
   /** symlink(2): creates {@code linkPath} pointing at {@code target} (stored verbatim, not resolved). */
   public int symlink(String target, String linkPath, Caller caller) {
-    stats.call(FuseOp.SYMLINK);
-    try {
-      if (nameTooLong(linkPath)) {
+    return call(FuseOp.SYMLINK, linkPath, () -> {
+      if (FuseNames.tooLong(linkPath)) {
         return fail(FuseOp.SYMLINK, Errno.ENAMETOOLONG);
       }
       vfs.symlink(target, linkPath, caller);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.SYMLINK, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.SYMLINK, linkPath, t);
-    }
+    });
   }
 
   /** chmod(2): permission bits 07777 of {@code mode}. */
@@ -375,18 +329,12 @@ public final class FuseFilesystem {
    * @return the new fh (> 0), or {@code -errno}
    */
   public long create(String path, int mode, int flags, Caller caller) {
-    stats.call(FuseOp.CREATE);
-    try {
-      if (nameTooLong(path)) {
+    return callForFh(FuseOp.CREATE, path, () -> {
+      if (FuseNames.tooLong(path)) {
         return fail(FuseOp.CREATE, Errno.ENAMETOOLONG);
       }
-      FileHandle h = vfs.create(path, mode & 07777, OpenFlags.fromPosix(flags), (flags & O_EXCL) != 0, caller);
-      return files.add(h);
-    } catch (FsException e) {
-      return fail(FuseOp.CREATE, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.CREATE, path, t);
-    }
+      return files.add(vfs.create(path, mode & 07777, OpenFlags.fromPosix(flags), (flags & O_EXCL) != 0, caller));
+    });
   }
 
   /**
@@ -395,14 +343,7 @@ public final class FuseFilesystem {
    * @return the new fh (> 0), or {@code -errno}
    */
   public long open(String path, int flags, Caller caller) {
-    stats.call(FuseOp.OPEN);
-    try {
-      return files.add(vfs.open(path, OpenFlags.fromPosix(flags), caller));
-    } catch (FsException e) {
-      return fail(FuseOp.OPEN, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.OPEN, path, t);
-    }
+    return callForFh(FuseOp.OPEN, path, () -> files.add(vfs.open(path, OpenFlags.fromPosix(flags), caller)));
   }
 
   /**
@@ -451,66 +392,46 @@ public final class FuseFilesystem {
 
   /** flush: every close(2) of a descriptor; the data is in the backend when it returns 0. */
   public int flush(String path, long fh) {
-    stats.call(FuseOp.FLUSH);
-    try {
+    return call(FuseOp.FLUSH, path, () -> {
       FileHandle h = files.get(fh);
       if (h == null) {
         return fail(FuseOp.FLUSH, Errno.EBADF);
       }
       vfs.flush(h);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.FLUSH, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.FLUSH, path, t);
-    }
+    });
   }
 
   /** fsync(2)/fdatasync(2). */
   public int fsync(String path, long fh, boolean dataOnly) {
-    stats.call(FuseOp.FSYNC);
-    try {
+    return call(FuseOp.FSYNC, path, () -> {
       FileHandle h = files.get(fh);
       if (h == null) {
         return fail(FuseOp.FSYNC, Errno.EBADF);
       }
       vfs.fsync(h, dataOnly);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.FSYNC, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.FSYNC, path, t);
-    }
+    });
   }
 
   /** release: the last close of an open file; frees the fh. The kernel ignores the result. */
   public int release(String path, long fh) {
-    stats.call(FuseOp.RELEASE);
-    try {
+    return call(FuseOp.RELEASE, path, () -> {
       FileHandle h = files.remove(fh);
       if (h == null) {
         return fail(FuseOp.RELEASE, Errno.EBADF);
       }
       vfs.release(h);
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.RELEASE, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.RELEASE, path, t);
-    }
+    });
   }
 
   /** statfs(2)/statvfs(3). */
   public int statfs(String path, StatfsSink out) {
-    stats.call(FuseOp.STATFS);
-    try {
+    return call(FuseOp.STATFS, path, () -> {
       out.put(vfs.statfs());
       return 0;
-    } catch (FsException e) {
-      return fail(FuseOp.STATFS, e);
-    } catch (Throwable t) {
-      return unexpected(FuseOp.STATFS, path, t);
-    }
+    });
   }
 
   /**
@@ -531,6 +452,40 @@ public final class FuseFilesystem {
     try {
       vfs.setattr(path, changes, handle, caller);
       return 0;
+    } catch (FsException e) {
+      return fail(op, e);
+    } catch (Throwable t) {
+      return unexpected(op, path, t);
+    }
+  }
+
+  /** One metadata operation: counts it and turns exceptions into errnos. */
+  @FunctionalInterface
+  private interface Op {
+    int run();
+  }
+
+  /** An operation that yields an fh or {@code -errno}. */
+  @FunctionalInterface
+  private interface FhOp {
+    long run();
+  }
+
+  private int call(FuseOp op, String path, Op body) {
+    stats.call(op);
+    try {
+      return body.run();
+    } catch (FsException e) {
+      return fail(op, e);
+    } catch (Throwable t) {
+      return unexpected(op, path, t);
+    }
+  }
+
+  private long callForFh(FuseOp op, String path, FhOp body) {
+    stats.call(op);
+    try {
+      return body.run();
     } catch (FsException e) {
       return fail(op, e);
     } catch (Throwable t) {
@@ -564,35 +519,5 @@ public final class FuseFilesystem {
       return now;
     }
     return Instant.ofEpochSecond(sec, nsec);
-  }
-
-  /** True if the last component of {@code path} has more than {@link #NAME_MAX} bytes of UTF-8. */
-  static boolean nameTooLong(String path) {
-    if (path == null) {
-      return false;
-    }
-    int start = path.lastIndexOf('/') + 1;
-    if (path.length() - start <= NAME_MAX / 3) {
-      return false; // a UTF-16 char is at most 3 bytes of UTF-8 (a surrogate pair is 2 chars, 4 bytes)
-    }
-    return utf8Length(path, start) > NAME_MAX;
-  }
-
-  private static boolean presentable(String name) {
-    return !name.isEmpty()
-        && !name.equals(".")
-        && !name.equals("..")
-        && name.indexOf('/') < 0
-        && name.indexOf('\0') < 0
-        && utf8Length(name, 0) <= NAME_MAX;
-  }
-
-  private static int utf8Length(String s, int from) {
-    int bytes = 0;
-    for (int i = from; i < s.length(); i++) {
-      char c = s.charAt(i);
-      bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
-    }
-    return bytes;
   }
 }

@@ -161,12 +161,12 @@ class FuseFilesystemTest {
 
   @Test
   void namesOver255BytesAreRefusedBeforeTheVfs() {
-    assertThat(FuseFilesystem.nameTooLong("/x/" + "a".repeat(255))).isFalse();
-    assertThat(FuseFilesystem.nameTooLong("/x/" + "a".repeat(256))).isTrue();
-    assertThat(FuseFilesystem.nameTooLong("/" + "é".repeat(127))).isFalse(); // 254 bytes
-    assertThat(FuseFilesystem.nameTooLong("/" + "é".repeat(128))).isTrue(); // 256 bytes
-    assertThat(FuseFilesystem.nameTooLong("/" + "😀".repeat(64))).isTrue(); // 256 bytes in 128 chars
-    assertThat(FuseFilesystem.nameTooLong("/" + "a".repeat(300) + "/short")).isFalse(); // only the last component
+    assertThat(FuseNames.tooLong("/x/" + "a".repeat(255))).isFalse();
+    assertThat(FuseNames.tooLong("/x/" + "a".repeat(256))).isTrue();
+    assertThat(FuseNames.tooLong("/" + "é".repeat(127))).isFalse(); // 254 bytes
+    assertThat(FuseNames.tooLong("/" + "é".repeat(128))).isTrue(); // 256 bytes
+    assertThat(FuseNames.tooLong("/" + "😀".repeat(64))).isTrue(); // 256 bytes in 128 chars
+    assertThat(FuseNames.tooLong("/" + "a".repeat(300) + "/short")).isFalse(); // only the last component
     String longName = "/" + "n".repeat(256);
     int tooLong = -Errno.ENAMETOOLONG.value();
     assertThat(fs.create(longName, 0644, O_RDWR, ALICE)).isEqualTo(tooLong);
