@@ -20,22 +20,45 @@ MB = 1024 * 1024
 
 
 # ----------------------------------------------------------------------------------------------------- helpers
-def stdlib_files():
-    """The Python standard library of this machine: (relative path, absolute path) of every regular file, sorted,
-    without site-packages (third-party, not the standard library) and __pycache__ (generated), symlinks skipped."""
-    root = Path(sysconfig.get_paths()["stdlib"])
+MIN_TREE_FILES = 2000
+
+
+def _library_files(root, skip_top=("site-packages", "dist-packages"), dirs=None):
+    """(relative path, absolute path) of every regular file under root, sorted; __pycache__ (generated), symlinks
+    and the top-level third-party directories skipped. Relative directory paths are added to DIRS if given."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root)
         dirnames[:] = sorted(d for d in dirnames
-                             if d != "__pycache__" and not (rel_dir == Path(".") and d == "site-packages")
+                             if d != "__pycache__" and not (rel_dir == Path(".") and d in skip_top)
                              and not os.path.islink(os.path.join(dirpath, d)))
+        if dirs is not None:
+            dirs.extend(str(rel_dir / d) if str(rel_dir) != "." else d for d in dirnames)
         for f in sorted(filenames):
             p = Path(dirpath) / f
             if p.is_symlink() or not p.is_file():
                 continue
             out.append((str(rel_dir / f) if str(rel_dir) != "." else f, p))
-    return root, out
+    return out
+
+
+def stdlib_files():
+    """The Python standard library of this machine as the tree to copy: (root, files). The running interpreter's
+    stdlib comes first; when it has fewer than MIN_TREE_FILES files (Debian's python3 has ~740; pyenv builds have
+    ~2,450), the first other installed stdlib that is large enough is used instead (pyenv, /usr/local, /usr)."""
+    candidates = [Path(sysconfig.get_paths()["stdlib"])]
+    for pattern in ("/root/.pyenv/versions/*/lib/python3.*", "/usr/local/lib/python3.*", "/usr/lib/python3.*"):
+        candidates += sorted(Path("/").glob(pattern.lstrip("/")), reverse=True)
+    best = None
+    for root in candidates:
+        if not (root / "os.py").is_file():
+            continue
+        files = _library_files(root)
+        if len(files) >= MIN_TREE_FILES:
+            return root, files
+        if best is None or len(files) > len(best[1]):
+            best = (root, files)
+    return best
 
 
 def tree_listing(root):
@@ -76,19 +99,18 @@ def meta(bucket, key):
 def test_copy_stdlib_tree_remount_and_compare(emulator, mounts, new_bucket):
     name, bucket = new_bucket
     root, files = stdlib_files()
-    assert len(files) >= 2000, f"expected at least 2000 stdlib files, found {len(files)} under {root}"
+    assert len(files) >= MIN_TREE_FILES, f"no Python stdlib with {MIN_TREE_FILES} files; largest: {root} ({len(files)})"
     mp = mounts.mount(name)
     dest = mp / "stdlib"
     t0 = time.time()
     # cp -r semantics: create each file with its mode (O_CREAT mode), copy the bytes; directories with mkdir
     os.mkdir(dest)
-    made = set()
+    dirs = []
+    _library_files(root, dirs=dirs)
+    for d in dirs:  # parents come before children in walk order
+        os.mkdir(dest / d)
     total = 0
     for rel, src in files:
-        d = (dest / rel).parent
-        if d not in made:
-            d.mkdir(parents=True, exist_ok=True)
-            made.add(d)
         data = src.read_bytes()
         fd = os.open(dest / rel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, src.stat().st_mode & 0o777)
         try:
@@ -103,8 +125,7 @@ def test_copy_stdlib_tree_remount_and_compare(emulator, mounts, new_bucket):
 
     mp = mounts.remount(mp, name)  # new process: cold caches
     dest = mp / "stdlib"
-    src_listing = [e for e in tree_listing(root) if not e[0].startswith("site-packages")
-                   and "__pycache__" not in e[0].split(os.sep) and e[1] != "link"]
+    src_listing = sorted([(d, "dir", 0) for d in dirs] + [(rel, "file", src.stat().st_size) for rel, src in files])
     assert tree_listing(dest) == src_listing
     t0 = time.time()
     bad = [rel for rel, src in files if sha256_file(dest / rel) != sha256_file(src)]

@@ -1,10 +1,10 @@
 package io.ossgw.app.config;
 
 import io.smallrye.config.ConfigMapping;
-import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithParentName;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code ossgw.mounts.<name>.*}: the FUSE mounts {@code serve} keeps up. Example:
@@ -28,9 +28,8 @@ public interface MountsConfig {
     /** {@code ossgw.mounts.<name>.bucket}: the bucket. Required. */
     String bucket();
 
-    /** {@code ossgw.mounts.<name>.prefix}: the sub-path to mount, e.g. {@code /a/b}. Default "" (whole bucket). */
-    @WithDefault("")
-    String prefix();
+    /** {@code ossgw.mounts.<name>.prefix}: the sub-path to mount, e.g. {@code /a/b}. Default: none (whole bucket). */
+    Optional<String> prefix();
 
     /** {@code ossgw.mounts.<name>.mountpoint}: an existing directory. Required. */
     Path mountpoint();

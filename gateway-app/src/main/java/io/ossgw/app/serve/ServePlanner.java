@@ -62,7 +62,7 @@ public final class ServePlanner {
       String at = "ossgw.mounts." + name;
       MountsConfig.Mount m = e.getValue();
       try {
-        MountSource src = MountSource.of(m.bucket(), m.prefix());
+        MountSource src = MountSource.of(m.bucket(), m.prefix().orElse(""));
         MountOptions opts = options(at, defaults.values(), m.options(), oss, endpoint);
         Credentials creds = emulatorEndpoint != null && oss.endpoint().isEmpty()
             ? EMULATOR_CREDENTIALS : credentials(oss, opts, src.bucket(), env);
