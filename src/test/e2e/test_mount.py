@@ -23,17 +23,15 @@ MB = 1024 * 1024
 MIN_TREE_FILES = 2000
 
 
-def _library_files(root, skip_top=("site-packages", "dist-packages"), dirs=None):
+def _library_files(root, skip_top=("site-packages", "dist-packages")):
     """(relative path, absolute path) of every regular file under root, sorted; __pycache__ (generated), symlinks
-    and the top-level third-party directories skipped. Relative directory paths are added to DIRS if given."""
+    and the top-level third-party directories skipped."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root)
         dirnames[:] = sorted(d for d in dirnames
                              if d != "__pycache__" and not (rel_dir == Path(".") and d in skip_top)
                              and not os.path.islink(os.path.join(dirpath, d)))
-        if dirs is not None:
-            dirs.extend(str(rel_dir / d) if str(rel_dir) != "." else d for d in dirnames)
         for f in sorted(filenames):
             p = Path(dirpath) / f
             if p.is_symlink() or not p.is_file():
@@ -58,7 +56,8 @@ def stdlib_files():
             return root, files
         if best is None or len(files) > len(best[1]):
             best = (root, files)
-    return best
+    # No stdlib is large enough (a bare Debian python3): take the largest one with its third-party packages too.
+    return best[0], _library_files(best[0], skip_top=())
 
 
 def tree_listing(root):
@@ -105,9 +104,8 @@ def test_copy_stdlib_tree_remount_and_compare(emulator, mounts, new_bucket):
     t0 = time.time()
     # cp -r semantics: create each file with its mode (O_CREAT mode), copy the bytes; directories with mkdir
     os.mkdir(dest)
-    dirs = []
-    _library_files(root, dirs=dirs)
-    for d in dirs:  # parents come before children in walk order
+    dirs = sorted({str(parent) for rel, _ in files for parent in Path(rel).parents if str(parent) != "."})
+    for d in dirs:  # sorted: a parent comes before its children
         os.mkdir(dest / d)
     total = 0
     for rel, src in files:
