@@ -1,0 +1,32 @@
+package io.ossgw.nfs.xdr;
+
+/**
+ * RFC 1813 §3.3.10 SYMLINK3res. SYMLINK3resok: obj, obj_attributes, dir_wcc; SYMLINK3resfail: dir_wcc.
+ *
+ * @param obj post_op_fh3: the new object's handle, nullable (NFS3_OK only)
+ * @param objAttributes post_op_attr of the new object, nullable (NFS3_OK only)
+ * @param dirWcc the directory's attributes before and after
+ */
+public record SYMLINK3res(int status, nfs_fh3 obj, fattr3 objAttributes, wcc_data dirWcc) implements XdrType {
+  public static SYMLINK3res fail(int status, wcc_data dirWcc) {
+    return new SYMLINK3res(status, null, null, dirWcc);
+  }
+
+  public static SYMLINK3res decode(XdrReader r) {
+    int status = r.int32();
+    if (status == nfsstat3.NFS3_OK) {
+      return new SYMLINK3res(status, post_op_fh3.decode(r), post_op_attr.decode(r), wcc_data.decode(r));
+    }
+    return fail(status, wcc_data.decode(r));
+  }
+
+  @Override
+  public void encode(XdrWriter w) {
+    w.int32(status);
+    if (status == nfsstat3.NFS3_OK) {
+      post_op_fh3.encode(w, obj);
+      post_op_attr.encode(w, objAttributes);
+    }
+    dirWcc.encode(w);
+  }
+}
