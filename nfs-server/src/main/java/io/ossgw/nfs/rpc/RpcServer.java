@@ -1,0 +1,140 @@
+package io.ossgw.nfs.rpc;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.dcache.oncrpc4j.rpc.ReplyQueue;
+import org.glassfish.grizzly.filterchain.FilterChainBuilder;
+import org.glassfish.grizzly.filterchain.TransportFilter;
+import org.glassfish.grizzly.nio.transport.TCPNIOServerConnection;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
+import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
+import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
+
+/**
+ * An ONC RPC server over TCP (RFC 5531) built from oncrpc4j's parts on a Grizzly transport: record marking with a
+ * size limit ({@link RecordFilter}), header checks, per-connection and total in-flight caps ({@link FlowControl}), a
+ * connection cap, and a virtual-thread worker per call, so blocking VFS calls never hold a selector thread. Several
+ * programs (NFS and MOUNT) share the port.
+ */
+public final class RpcServer {
+  private static final System.Logger LOG = System.getLogger(RpcServer.class.getName());
+
+  /**
+   * Limits and threads.
+   *
+   * @param bindAddress address to listen on ("0.0.0.0", "127.0.0.1", ...)
+   * @param port TCP port, 0 for an ephemeral one
+   * @param maxRecord largest RPC record accepted, bytes; larger ones close the connection
+   * @param maxFragments most fragments per record
+   * @param perConnectionInFlight calls in flight per connection before it stops being read
+   * @param totalInFlight calls in flight on the server before every connection stops being read
+   * @param maxConnections connections beyond this are closed at accept
+   * @param selectorThreads Grizzly selector threads (I/O only)
+   */
+  public record Limits(String bindAddress, int port, int maxRecord, int maxFragments, int perConnectionInFlight,
+      int totalInFlight, int maxConnections, int selectorThreads) {}
+
+  private final Limits limits;
+  private final ExecutorService workers;
+  private final ReplyQueue replyQueue = new ReplyQueue();
+  private final FlowControl flow;
+  private final RpcServerFilter filter;
+  private TCPNIOTransport transport;
+  private int port;
+
+  public RpcServer(Limits limits, List<RpcProgram> programs) {
+    this.limits = limits;
+    this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("nfs-rpc-", 0).factory());
+    this.flow = new FlowControl(limits.perConnectionInFlight(), limits.totalInFlight());
+    this.filter = new RpcServerFilter(flow, new Dispatcher(programs), workers, replyQueue, limits.maxConnections());
+  }
+
+  /**
+   * Binds and starts serving.
+   *
+   * @return the bound port
+   * @throws UncheckedIOException if the address cannot be bound
+   */
+  public synchronized int start() {
+    ThreadPoolConfig selectors = ThreadPoolConfig.defaultConfig().copy().setPoolName("nfs-selector")
+        .setCorePoolSize(limits.selectorThreads()).setMaxPoolSize(limits.selectorThreads());
+    transport = TCPNIOTransportBuilder.newInstance()
+        .setReuseAddress(true)
+        .setTcpNoDelay(true)
+        .setKeepAlive(true)
+        .setIOStrategy(SameThreadIOStrategy.getInstance())
+        .setSelectorThreadPoolConfig(selectors)
+        .setSelectorRunnersCount(limits.selectorThreads())
+        .build();
+    transport.setProcessor(FilterChainBuilder.stateless()
+        .add(new TransportFilter())
+        .add(new RecordFilter(limits.maxRecord(), limits.maxFragments()))
+        .add(filter)
+        .build());
+    try {
+      TCPNIOServerConnection server = transport.bind(limits.bindAddress(), limits.port(), 128);
+      port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      transport.start();
+    } catch (IOException e) {
+      stopQuietly();
+      throw new UncheckedIOException("cannot listen on " + limits.bindAddress() + ":" + limits.port() + ": "
+          + e.getMessage(), e);
+    }
+    LOG.log(System.Logger.Level.INFO, "RPC server listening on " + limits.bindAddress() + ":" + port);
+    return port;
+  }
+
+  /** The bound port (after {@link #start}). */
+  public int port() {
+    return port;
+  }
+
+  /** Calls in flight now (received and not yet answered). */
+  public int inFlight() {
+    return flow.inFlight();
+  }
+
+  /** Open connections now. */
+  public int connections() {
+    return filter.connections();
+  }
+
+  /**
+   * Stops accepting and reading, lets calls already running finish for up to {@code graceMillis}, then closes every
+   * connection.
+   */
+  public synchronized void stop(long graceMillis) {
+    if (transport == null) {
+      return;
+    }
+    transport.unbindAll();
+    workers.shutdown();
+    try {
+      if (!workers.awaitTermination(graceMillis, TimeUnit.MILLISECONDS)) {
+        LOG.log(System.Logger.Level.WARNING, "RPC calls still running at shutdown: " + flow.inFlight());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    stopQuietly();
+  }
+
+  private void stopQuietly() {
+    try {
+      if (transport != null) {
+        transport.shutdownNow();
+      }
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.DEBUG, "transport shutdown: " + e);
+    }
+    transport = null;
+    workers.shutdownNow();
+    replyQueue.shutdown();
+  }
+}

@@ -1,0 +1,81 @@
+package io.ossgw.nfs.rpc;
+
+import java.net.InetSocketAddress;
+import java.nio.channels.CompletionHandler;
+import org.dcache.oncrpc4j.rpc.ReplyQueue;
+import org.dcache.oncrpc4j.rpc.RpcAuthException;
+import org.dcache.oncrpc4j.rpc.RpcTransport;
+import org.dcache.oncrpc4j.xdr.Xdr;
+
+/**
+ * The transport of one call: oncrpc4j's Grizzly transport, plus the call's {@link FlowControl.Ticket}, which ends when
+ * the reply has been written (or failed to be).
+ */
+final class TrackedTransport implements RpcTransport {
+  private final RpcTransport delegate;
+  private final FlowControl.Ticket ticket;
+
+  TrackedTransport(RpcTransport delegate, FlowControl.Ticket ticket) {
+    this.delegate = delegate;
+    this.ticket = ticket;
+  }
+
+  @Override
+  public <A> void send(Xdr xdr, A attachment, CompletionHandler<Integer, ? super A> handler) {
+    ticket.replySent();
+    try {
+      delegate.send(xdr, attachment, new CompletionHandler<Integer, A>() {
+        @Override
+        public void completed(Integer result, A a) {
+          ticket.release();
+          handler.completed(result, a);
+        }
+
+        @Override
+        public void failed(Throwable exc, A a) {
+          ticket.release();
+          handler.failed(exc, a);
+        }
+      });
+    } catch (RuntimeException e) {
+      ticket.release();
+      throw e;
+    }
+  }
+
+  @Override
+  public ReplyQueue getReplyQueue() {
+    return delegate.getReplyQueue();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return delegate.isOpen();
+  }
+
+  @Override
+  public InetSocketAddress getLocalSocketAddress() {
+    return delegate.getLocalSocketAddress();
+  }
+
+  @Override
+  public InetSocketAddress getRemoteSocketAddress() {
+    return delegate.getRemoteSocketAddress();
+  }
+
+  @Override
+  public RpcTransport getPeerTransport() {
+    return delegate.getPeerTransport();
+  }
+
+  @Override
+  public void startTLS() throws RpcAuthException {
+    throw new RpcAuthException("TLS is not offered", new org.dcache.oncrpc4j.rpc.RpcAuthError(
+        org.dcache.oncrpc4j.rpc.RpcAuthStat.AUTH_FAILED));
+  }
+
+  @Override
+  public boolean isTLS() {
+    return false;
+  }
+}
