@@ -1,0 +1,261 @@
+package io.ossgw.nfs;
+
+import io.ossgw.nfs.export.Export;
+import io.ossgw.nfs.export.Exports;
+import io.ossgw.nfs.handle.InodeTable;
+import io.ossgw.nfs.mount.Mount3Program;
+import io.ossgw.nfs.rpc.EmbeddedRpcbind;
+import io.ossgw.nfs.rpc.ReplyCache;
+import io.ossgw.nfs.rpc.RpcProgram;
+import io.ossgw.nfs.rpc.RpcServer;
+import io.ossgw.nfs.v3.Nfs3Limits;
+import io.ossgw.nfs.v3.Nfs3Program;
+import io.ossgw.nfs.xdr.Nfs3;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An NFSv3 server (RFC 1813) with MOUNT v3 on the same TCP port, over one or more {@link Export}s.
+ *
+ * <pre>{@code
+ * NfsServer nfs = NfsServer.builder()
+ *     .bind("0.0.0.0").port(2049)
+ *     .export(Export.builder("/bucket", engine.fileSystem()).build())
+ *     .stateDir(Path.of("/var/lib/ossgw"))
+ *     .build()
+ *     .start();
+ * ...
+ * nfs.stop();
+ * }</pre>
+ *
+ * NFS v2/v4 and MOUNT v1/v2 calls are answered PROG_MISMATCH(3, 3) so stock clients fall back to v3. With
+ * {@link Builder#rpcbind(boolean)} an rpcbind on port 111 of the same address advertises both programs.
+ *
+ * <p>File handles stay valid across restarts when a {@link Builder#stateDir(Path)} is given (the handle table is kept
+ * there), and as long as each export keeps its path (or explicit id). The server does not own the exports' file
+ * systems: {@link #stop()} uploads what NFS clients wrote and did not commit, and leaves closing the engines to the
+ * caller.
+ */
+public final class NfsServer implements AutoCloseable {
+  /** rtmax and wtmax: 1 MiB, the most Linux clients use. */
+  public static final int MAX_IO = 1 << 20;
+
+  private final Builder b;
+  private final Exports exports;
+  private InodeTable table;
+  private Nfs3Program nfs;
+  private RpcServer rpc;
+  private EmbeddedRpcbind rpcbind;
+  private int rpcbindPort;
+
+  private NfsServer(Builder b) {
+    this.b = b;
+    this.exports = new Exports(b.exports);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Opens the handle table, binds the port and starts serving (and rpcbind if asked).
+   *
+   * @return this
+   * @throws java.io.UncheckedIOException if a port cannot be bound
+   * @throws IllegalStateException if the handle table in the state directory cannot be opened
+   */
+  public synchronized NfsServer start() {
+    if (rpc != null) {
+      throw new IllegalStateException("already started");
+    }
+    table = InodeTable.open(b.stateDir);
+    Nfs3Limits limits = new Nfs3Limits(MAX_IO, MAX_IO, 64 * 1024, MAX_IO, b.openIdle, 20, 2_000_000,
+        Duration.ofMinutes(10));
+    nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)));
+    Mount3Program mount = new Mount3Program(exports, table);
+    // a WRITE of wtmax plus the RPC header, credential and arguments
+    int maxRecord = MAX_IO + 16 * 1024;
+    rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
+        b.maxInFlight, b.maxConnections, b.selectorThreads),
+        List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
+            new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount)));
+    try {
+      int port = rpc.start();
+      if (b.rpcbind) {
+        rpcbind = new EmbeddedRpcbind(b.bind, b.rpcbindPort);
+        rpcbindPort = rpcbind.start(port, Nfs3.NFS_PROGRAM, Nfs3.MOUNT_PROGRAM);
+      }
+    } catch (RuntimeException e) {
+      stop();
+      throw e;
+    }
+    return this;
+  }
+
+  /** The NFS and MOUNT port (after {@link #start()}; the actual one when 0 was asked). */
+  public int port() {
+    return rpc == null ? -1 : rpc.port();
+  }
+
+  /** The rpcbind port, or -1 without rpcbind. */
+  public int rpcbindPort() {
+    return rpcbind == null ? -1 : rpcbindPort;
+  }
+
+  public List<Export> exports() {
+    return exports.all();
+  }
+
+  /** Calls in flight now (received and not yet answered). */
+  public int inFlight() {
+    return rpc == null ? 0 : rpc.inFlight();
+  }
+
+  /** Open TCP connections now. */
+  public int connections() {
+    return rpc == null ? 0 : rpc.connections();
+  }
+
+  /** NFS call counters of the running server (null when stopped). */
+  public io.ossgw.nfs.v3.Nfs3Stats stats() {
+    return nfs == null ? null : nfs.stats();
+  }
+
+  /** Files NFS clients have open now (handles kept between READ/WRITE calls). */
+  public int openFiles() {
+    return nfs == null ? 0 : nfs.openFiles();
+  }
+
+  /**
+   * Stops serving: no new connections or calls, running calls finish (up to 10 s), files with unsaved writes are
+   * uploaded, and the handle table is closed. The exports' file systems stay open. Idempotent.
+   */
+  public synchronized void stop() {
+    if (rpcbind != null) {
+      rpcbind.stop();
+      rpcbind = null;
+    }
+    if (rpc != null) {
+      rpc.stop(10_000);
+      rpc = null;
+    }
+    if (nfs != null) {
+      nfs.close();
+      nfs = null;
+    }
+    if (table != null) {
+      table.close();
+      table = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Configures an {@link NfsServer}; every setting has a default except the exports. */
+  public static final class Builder {
+    private String bind = "0.0.0.0";
+    private int port = 2049;
+    private final List<Export> exports = new ArrayList<>();
+    private boolean rpcbind;
+    private int rpcbindPort = 111;
+    private Path stateDir;
+    private Duration openIdle = Duration.ofSeconds(5);
+    private int maxConnections = 1024;
+    private int maxInFlightPerConnection = 64;
+    private int maxInFlight = 1024;
+    private int selectorThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
+
+    private Builder() {}
+
+    /** Listen address; default 0.0.0.0. */
+    public Builder bind(String address) {
+      this.bind = Objects.requireNonNull(address);
+      return this;
+    }
+
+    /** NFS and MOUNT TCP port; default 2049, 0 for an ephemeral port. */
+    public Builder port(int p) {
+      this.port = p;
+      return this;
+    }
+
+    /** Adds an export (at least one is required; paths and ids must be unique). */
+    public Builder export(Export e) {
+      this.exports.add(Objects.requireNonNull(e));
+      return this;
+    }
+
+    /** Runs an rpcbind (portmapper v2) on the bind address; default off. */
+    public Builder rpcbind(boolean on) {
+      this.rpcbind = on;
+      return this;
+    }
+
+    /** The rpcbind port; default 111 (0 for an ephemeral one, in tests). */
+    public Builder rpcbindPort(int p) {
+      this.rpcbindPort = p;
+      return this;
+    }
+
+    /**
+     * Where the handle table ({@code nfs-handles.mv}) lives; without one, handles do not survive a restart. May be the
+     * engine's {@code state_dir}.
+     */
+    public Builder stateDir(Path dir) {
+      this.stateDir = dir;
+      return this;
+    }
+
+    /** How long an NFS-open file stays open without READ/WRITE before it is released (uploaded); default 5 s. */
+    public Builder openIdleTimeout(Duration d) {
+      this.openIdle = Objects.requireNonNull(d);
+      return this;
+    }
+
+    /** Most TCP connections; default 1024. */
+    public Builder maxConnections(int n) {
+      this.maxConnections = n;
+      return this;
+    }
+
+    /** Calls in flight per connection before the server stops reading it; default 64. */
+    public Builder maxInFlightPerConnection(int n) {
+      this.maxInFlightPerConnection = n;
+      return this;
+    }
+
+    /** Calls in flight in total before the server stops reading every connection; default 1024. */
+    public Builder maxInFlight(int n) {
+      this.maxInFlight = n;
+      return this;
+    }
+
+    /** Grizzly selector (I/O) threads; default half the CPUs, at least 2. */
+    public Builder selectorThreads(int n) {
+      this.selectorThreads = n;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException without exports, with duplicate export paths or ids, or with a bad limit
+     */
+    public NfsServer build() {
+      if (exports.isEmpty()) {
+        throw new IllegalArgumentException("an NFS server needs at least one export");
+      }
+      if (port < 0 || port > 65535 || rpcbindPort < 0 || rpcbindPort > 65535) {
+        throw new IllegalArgumentException("port out of range");
+      }
+      if (maxConnections < 1 || maxInFlightPerConnection < 1 || maxInFlight < 1 || selectorThreads < 1) {
+        throw new IllegalArgumentException("limits must be positive");
+      }
+      return new NfsServer(this);
+    }
+  }
+}

@@ -1,0 +1,245 @@
+package io.ossgw.nfs.v3;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ossgw.core.namespace.VPaths;
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.vfs.OpenFlags;
+import io.ossgw.core.vfs.SetAttr;
+import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.xdr.CREATE3args;
+import io.ossgw.nfs.xdr.CREATE3res;
+import io.ossgw.nfs.xdr.LINK3args;
+import io.ossgw.nfs.xdr.LINK3res;
+import io.ossgw.nfs.xdr.MKDIR3args;
+import io.ossgw.nfs.xdr.MKDIR3res;
+import io.ossgw.nfs.xdr.MKNOD3args;
+import io.ossgw.nfs.xdr.MKNOD3res;
+import io.ossgw.nfs.xdr.Nfs3;
+import io.ossgw.nfs.xdr.SYMLINK3args;
+import io.ossgw.nfs.xdr.SYMLINK3res;
+import io.ossgw.nfs.xdr.diropargs3;
+import io.ossgw.nfs.xdr.nfsstat3;
+import io.ossgw.nfs.xdr.sattr3;
+import io.ossgw.nfs.xdr.wcc_attr;
+import io.ossgw.nfs.xdr.wcc_data;
+import io.ossgw.nfs.xdr.fattr3;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+
+/**
+ * CREATE, MKDIR, SYMLINK, MKNOD and LINK (RFC 1813 §3.3.8–§3.3.11, §3.3.15). MKNOD and LINK answer NFS3ERR_NOTSUPP:
+ * OSS has neither device nodes nor hard links.
+ */
+final class CreateProcs {
+  private final NfsState s;
+  /** EXCLUSIVE create verifiers by (export, path): a retransmitted EXCLUSIVE CREATE must succeed again. */
+  private final Cache<String, Long> exclusive = Caffeine.newBuilder().maximumSize(10_000)
+      .expireAfterWrite(Duration.ofMinutes(10)).build();
+
+  CreateProcs(NfsState s) {
+    this.s = s;
+  }
+
+  /** The directory an entry is created in, checked: writable export, a directory, w+x for the caller. */
+  private record Where(Target dir, wcc_attr before, Caller caller, String path) {}
+
+  private Where where(Call c, diropargs3 d) {
+    Target dir = s.resolve(c, d.dir());
+    FileAttr da = s.stat(dir);
+    wcc_attr before = s.fattr(dir, da).wcc();
+    Where w = new Where(dir, before, c.caller(dir.export()), null);
+    try {
+      if (dir.export().readOnly()) {
+        throw new NfsError(nfsstat3.NFS3ERR_ROFS, dir.export().path());
+      }
+      if (!da.isDirectory()) {
+        throw new NfsError(nfsstat3.NFS3ERR_NOTDIR, dir.path());
+      }
+      String name = Names.entry(d.name(), true);
+      if (!Permissions.canModifyDir(da, w.caller())) {
+        throw new NfsError(nfsstat3.NFS3ERR_ACCES, "write permission on " + dir.path());
+      }
+      return new Where(dir, before, w.caller(), VPaths.child(dir.path(), name));
+    } catch (NfsError e) {
+      throw new Failed(e.status, new wcc_data(before, s.fattr(dir, da)));
+    }
+  }
+
+  /** A failure with the directory's wcc_data already known. */
+  private static final class Failed extends RuntimeException {
+    final int status;
+    final wcc_data wcc;
+
+    Failed(int status, wcc_data wcc) {
+      super(null, null, false, false);
+      this.status = status;
+      this.wcc = wcc;
+    }
+  }
+
+  private wcc_data dirWcc(Where w) {
+    return s.wcc(w.before(), w.dir());
+  }
+
+  private wcc_data failWcc(Where w, Target dir) {
+    return w != null ? dirWcc(w) : dir == null ? wcc_data.EMPTY : new wcc_data(null, s.postOp(dir));
+  }
+
+  CREATE3res create(Call c, CREATE3args a) {
+    Where w = null;
+    try {
+      w = where(c, a.where());
+      Target dir = w.dir();
+      FileAttr existing = existing(dir, w.path());
+      long verf = a.how().mode() == Nfs3.EXCLUSIVE ? ByteBuffer.wrap(a.how().verf()).getLong() : 0;
+      String key = dir.export().id() + ":" + w.path();
+      if (existing != null) {
+        switch (a.how().mode()) {
+          case Nfs3.GUARDED -> throw new NfsError(nfsstat3.NFS3ERR_EXIST, w.path());
+          case Nfs3.EXCLUSIVE -> {
+            Long stored = exclusive.getIfPresent(key);
+            if (stored == null || stored != verf) {
+              throw new NfsError(nfsstat3.NFS3ERR_EXIST, w.path());
+            }
+          }
+          default -> {
+            if (!existing.isRegular()) {
+              throw new NfsError(nfsstat3.NFS3ERR_EXIST, w.path());
+            }
+            sattr3 attrs = a.how().objAttributes();
+            SetAttr ch = AttrProcs.check(existing, attrs, w.caller());
+            if (ch.changesMeta() || ch.size() != null) {
+              existing = dir.fs().setattr(w.path(), ch, null, w.caller());
+            }
+          }
+        }
+        return done(w, existing);
+      }
+      sattr3 attrs = a.how().objAttributes() != null ? a.how().objAttributes() : sattr3.NONE;
+      int mode = attrs.mode() != null ? attrs.mode() & 07777 : 0644;
+      FileHandle h = dir.fs().create(w.path(), mode, OpenFlags.READ_WRITE, a.how().mode() != Nfs3.UNCHECKED, w.caller());
+      s.open.adopt(dir.export(), w.path(), h);
+      if (a.how().mode() == Nfs3.EXCLUSIVE) {
+        exclusive.put(key, verf);
+      }
+      s.dirTimes.changed(dir.export().id(), dir.path());
+      FileAttr created = dir.fs().getattr(w.path());
+      // the mode went with the create; owner, group, times (and a non-zero size) follow on the new file
+      sattr3 rest = new sattr3(null, attrs.uid(), attrs.gid(), attrs.size() != null && attrs.size() > 0
+          ? attrs.size() : null, attrs.setAtime(), attrs.atime(), attrs.setMtime(), attrs.mtime());
+      SetAttr ch = AttrProcs.check(created, rest, w.caller());
+      if (ch.changesMeta() || ch.size() != null) {
+        created = dir.fs().setattr(w.path(), ch, h, w.caller());
+      }
+      return done(w, created);
+    } catch (Failed f) {
+      return CREATE3res.fail(f.status, f.wcc);
+    } catch (NfsError e) {
+      return CREATE3res.fail(e.status, failWcc(w, null));
+    } catch (FsException e) {
+      return CREATE3res.fail(Status.of(e.errno()), failWcc(w, null));
+    }
+  }
+
+  private CREATE3res done(Where w, FileAttr attr) {
+    Target t = s.targetOf(w.dir().export(), w.path(), attr);
+    return new CREATE3res(nfsstat3.NFS3_OK, s.handleOf(w.dir().export(), w.path(), attr), s.fattr(t, attr), dirWcc(w));
+  }
+
+  private static FileAttr existing(Target dir, String path) {
+    try {
+      return dir.fs().getattr(path);
+    } catch (FsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  MKDIR3res mkdir(Call c, MKDIR3args a) {
+    Where w = null;
+    try {
+      w = where(c, a.where());
+      Target dir = w.dir();
+      sattr3 attrs = a.attributes();
+      int mode = attrs.mode() != null ? attrs.mode() & 07777 : 0755;
+      FileAttr made = dir.fs().mkdir(w.path(), mode, w.caller());
+      s.dirTimes.changed(dir.export().id(), dir.path());
+      made = applyRest(dir, w, made, attrs);
+      Target t = s.targetOf(dir.export(), w.path(), made);
+      return new MKDIR3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), w.path(), made), s.fattr(t, made), dirWcc(w));
+    } catch (Failed f) {
+      return MKDIR3res.fail(f.status, f.wcc);
+    } catch (NfsError e) {
+      return MKDIR3res.fail(e.status, failWcc(w, null));
+    } catch (FsException e) {
+      return MKDIR3res.fail(Status.of(e.errno()), failWcc(w, null));
+    }
+  }
+
+  SYMLINK3res symlink(Call c, SYMLINK3args a) {
+    Where w = null;
+    try {
+      w = where(c, a.where());
+      Target dir = w.dir();
+      if (a.symlinkData().isEmpty()) {
+        throw new NfsError(nfsstat3.NFS3ERR_INVAL, "empty symlink target");
+      }
+      FileAttr made = dir.fs().symlink(a.symlinkData(), w.path(), w.caller());
+      s.dirTimes.changed(dir.export().id(), dir.path());
+      Target t = s.targetOf(dir.export(), w.path(), made);
+      return new SYMLINK3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), w.path(), made), s.fattr(t, made),
+          dirWcc(w));
+    } catch (Failed f) {
+      return SYMLINK3res.fail(f.status, f.wcc);
+    } catch (NfsError e) {
+      return SYMLINK3res.fail(e.status, failWcc(w, null));
+    } catch (FsException e) {
+      return SYMLINK3res.fail(Status.of(e.errno()), failWcc(w, null));
+    }
+  }
+
+  /** Owner, group and times given at creation (the mode went with the create itself). */
+  private FileAttr applyRest(Target dir, Where w, FileAttr made, sattr3 attrs) {
+    sattr3 rest = new sattr3(null, attrs.uid(), attrs.gid(), null, attrs.setAtime(), attrs.atime(), attrs.setMtime(),
+        attrs.mtime());
+    SetAttr ch = AttrProcs.check(made, rest, w.caller());
+    return ch.changesMeta() ? dir.fs().setattr(w.path(), ch, null, w.caller()) : made;
+  }
+
+  /** Device nodes, sockets and fifos cannot be stored in OSS; regular files, directories and links are BADTYPE. */
+  MKNOD3res mknod(Call c, MKNOD3args a) {
+    Target dir = null;
+    try {
+      dir = s.resolve(c, a.where().dir());
+      fattr3 da = s.postOp(dir);
+      int status = switch (a.type()) {
+        case Nfs3.NF3REG, Nfs3.NF3DIR, Nfs3.NF3LNK -> nfsstat3.NFS3ERR_BADTYPE;
+        default -> dir.export().readOnly() ? nfsstat3.NFS3ERR_ROFS : nfsstat3.NFS3ERR_NOTSUPP;
+      };
+      return MKNOD3res.fail(status, new wcc_data(da == null ? null : da.wcc(), da));
+    } catch (NfsError e) {
+      return MKNOD3res.fail(e.status, dir == null ? wcc_data.EMPTY : new wcc_data(null, s.postOp(dir)));
+    }
+  }
+
+  /** OSS has no hard links. */
+  LINK3res link(Call c, LINK3args a) {
+    Target file = null;
+    try {
+      file = s.resolve(c, a.file());
+      Target dir = s.resolve(c, a.link().dir());
+      fattr3 da = s.postOp(dir);
+      return new LINK3res(dir.export().readOnly() ? nfsstat3.NFS3ERR_ROFS : nfsstat3.NFS3ERR_NOTSUPP,
+          s.postOp(file), new wcc_data(da == null ? null : da.wcc(), da));
+    } catch (NfsError e) {
+      return new LINK3res(e.status, file == null ? null : s.postOp(file), wcc_data.EMPTY);
+    }
+  }
+}

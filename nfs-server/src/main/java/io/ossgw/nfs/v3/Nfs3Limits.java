@@ -1,0 +1,18 @@
+package io.ossgw.nfs.v3;
+
+import java.time.Duration;
+
+/**
+ * Sizes and timeouts of the NFS program.
+ *
+ * @param rtmax largest READ, bytes (FSINFO rtmax = rtpref)
+ * @param wtmax largest WRITE, bytes (FSINFO wtmax = wtpref)
+ * @param dtpref preferred READDIR size, bytes
+ * @param maxReaddirReply largest READDIR/READDIRPLUS reply built, bytes, whatever the client asks
+ * @param openIdle idle time after which an open file is released (and its unsaved data uploaded)
+ * @param maxFailedReleases failed uploads of an idle file before its data is given up
+ * @param cursorNames names remembered by READDIR sessions in total
+ * @param cursorIdle lifetime of an unused READDIR session
+ */
+public record Nfs3Limits(int rtmax, int wtmax, int dtpref, int maxReaddirReply, Duration openIdle, int maxFailedReleases,
+    long cursorNames, Duration cursorIdle) {}

@@ -1,0 +1,139 @@
+package io.ossgw.nfs.v3;
+
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FsException;
+import io.ossgw.nfs.export.Export;
+import io.ossgw.nfs.export.Exports;
+import io.ossgw.nfs.handle.FileHandles;
+import io.ossgw.nfs.handle.InodeTable;
+import io.ossgw.nfs.xdr.fattr3;
+import io.ossgw.nfs.xdr.nfs_fh3;
+import io.ossgw.nfs.xdr.nfsstat3;
+import io.ossgw.nfs.xdr.wcc_attr;
+import io.ossgw.nfs.xdr.wcc_data;
+import java.security.SecureRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Everything the NFS procedures share: exports, the handle table and format, open files, directory cursors and times,
+ * and the write verifier.
+ */
+final class NfsState {
+  private static final System.Logger LOG = System.getLogger(NfsState.class.getName());
+
+  final Exports exports;
+  final InodeTable table;
+  final FileHandles handles;
+  final OpenFiles open;
+  final DirCursors cursors;
+  final DirTimes dirTimes = new DirTimes();
+  final Attrs attrs = new Attrs(dirTimes);
+  final Nfs3Limits limits;
+  private final AtomicLong writeVerifier = new AtomicLong(new SecureRandom().nextLong());
+
+  NfsState(Exports exports, InodeTable table, Nfs3Limits limits) {
+    this.exports = exports;
+    this.table = table;
+    this.handles = new FileHandles(table.secret());
+    this.limits = limits;
+    this.open = new OpenFiles(limits.openIdle(), limits.maxFailedReleases(), this::rotateWriteVerifier);
+    this.cursors = new DirCursors(limits.cursorNames(), limits.cursorIdle());
+  }
+
+  /** The writeverf3 of WRITE and COMMIT replies: random per start, so it changes when the server restarts. */
+  long writeVerifier() {
+    return writeVerifier.get();
+  }
+
+  /** Data acknowledged as UNSTABLE was lost: a new verifier makes clients re-send what they did not see committed. */
+  void rotateWriteVerifier() {
+    writeVerifier.set(new SecureRandom().nextLong());
+    LOG.log(System.Logger.Level.WARNING, "write verifier changed: clients will re-send uncommitted writes");
+  }
+
+  /**
+   * Resolves a handle and checks the client may use its export.
+   *
+   * @throws NfsError BADHANDLE (not one of ours), STALE (export gone, object removed), ACCES (client not in the
+   *     export's networks), PERM (secure export, unprivileged source port)
+   */
+  Target resolve(Call call, nfs_fh3 fh) {
+    FileHandles.Decoded d = handles.decode(fh);
+    if (d == null) {
+      throw new NfsError(nfsstat3.NFS3ERR_BADHANDLE, "not a handle of this server");
+    }
+    Export e = exports.byId(d.exportId());
+    if (e == null) {
+      throw new NfsError(nfsstat3.NFS3ERR_STALE, "export " + d.exportId() + " is gone");
+    }
+    checkClient(call, e);
+    InodeTable.Entry entry = table.resolve(e.id(), d.fileid());
+    if (entry == null || entry.path() == null || entry.generation() != d.generation()) {
+      throw new NfsError(nfsstat3.NFS3ERR_STALE, "fileid " + d.fileid() + " of export " + e.path() + " is gone");
+    }
+    return new Target(e, d.fileid(), entry.path());
+  }
+
+  /** @throws NfsError ACCES or PERM */
+  static void checkClient(Call call, Export e) {
+    if (call.client == null || !e.allows(call.client.getAddress())) {
+      throw new NfsError(nfsstat3.NFS3ERR_ACCES, "client " + call.client + " may not use " + e.path());
+    }
+    if (e.secure() && call.client.getPort() >= 1024) {
+      throw new NfsError(nfsstat3.NFS3ERR_PERM, "export " + e.path() + " requires a privileged port");
+    }
+  }
+
+  /**
+   * The attributes of a resolved object.
+   *
+   * @throws NfsError STALE if the object no longer exists, else the errno's status
+   */
+  FileAttr stat(Target t) {
+    try {
+      return t.fs().getattr(t.path());
+    } catch (FsException e) {
+      if (e.errno() == Errno.ENOENT || e.errno() == Errno.ENOTDIR) {
+        throw new NfsError(nfsstat3.NFS3ERR_STALE, t.path() + " is gone");
+      }
+      throw Status.error(e);
+    }
+  }
+
+  /** post_op_attr of an object: its attributes, or null if they cannot be had. */
+  fattr3 postOp(Target t) {
+    try {
+      return fattr(t, t.fs().getattr(t.path()));
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  fattr3 fattr(Target t, FileAttr a) {
+    return attrs.of(t.export(), t.fileid(), t.path(), a);
+  }
+
+  /** The target of a path of {@code e} with attributes {@code a}, its fileid allocated if new. */
+  Target targetOf(Export e, String path, FileAttr a) {
+    long[] id = table.idOf(e.id(), path, a.ino());
+    return new Target(e, id[0], path);
+  }
+
+  /** The handle of a path (allocating its fileid if new). */
+  nfs_fh3 handleOf(Export e, String path, FileAttr a) {
+    long[] id = table.idOf(e.id(), path, a.ino());
+    return handles.encode(e.id(), id[0], (int) id[1]);
+  }
+
+  /** wcc_data from attributes taken before (may be null) and the object's attributes now. */
+  wcc_data wcc(wcc_attr before, Target t) {
+    return new wcc_data(before, postOp(t));
+  }
+
+  /** The wcc_attr of an object now, or null. */
+  wcc_attr preOp(Target t) {
+    fattr3 a = postOp(t);
+    return a == null ? null : a.wcc();
+  }
+}

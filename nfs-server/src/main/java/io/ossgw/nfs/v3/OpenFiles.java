@@ -1,0 +1,289 @@
+package io.ossgw.nfs.v3;
+
+import io.ossgw.core.namespace.VPaths;
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.vfs.OpenFlags;
+import io.ossgw.nfs.export.Export;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Open VFS handles behind stateless NFS READ and WRITE. NFSv3 has no open or close: the first READ or WRITE of a file
+ * opens it, later calls share that handle (so sequential READs keep the engine's read-ahead and WRITEs its staging
+ * and streaming upload), and the handle is released after {@code idle} without calls. Releasing uploads anything
+ * still unsaved, which is the close-equivalent for clients that never COMMIT.
+ *
+ * <p>A release that fails to upload keeps the handle (and its staged data) and is retried; COMMIT then reports the
+ * error. After {@code maxFailedReleases} attempts the handle is released anyway and {@code onLostWrites} runs (the
+ * server then changes its write verifier, so clients re-send what they have not seen committed).
+ */
+final class OpenFiles implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(OpenFiles.class.getName());
+
+  private record Key(int exportId, String path) {}
+
+  private static final class Entry {
+    final Export export;
+    String path;
+    FileHandle handle;
+    int users;
+    long lastUse;
+    int failedReleases;
+    boolean closed;
+
+    Entry(Export export, String path) {
+      this.export = export;
+      this.path = path;
+    }
+  }
+
+  private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+  private final long idleNanos;
+  private final int maxFailedReleases;
+  private final Runnable onLostWrites;
+  private final ScheduledExecutorService sweeper;
+
+  OpenFiles(Duration idle, int maxFailedReleases, Runnable onLostWrites) {
+    this.idleNanos = idle.toNanos();
+    this.maxFailedReleases = maxFailedReleases;
+    this.onLostWrites = onLostWrites;
+    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "nfs-open-files");
+      t.setDaemon(true);
+      return t;
+    });
+    long period = Math.max(100, idle.toMillis() / 2);
+    sweeper.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Runs {@code io} with the file's shared handle, opening it first if needed (read-write on writable exports).
+   *
+   * @throws FsException from the open or from {@code io}
+   */
+  <T> T with(Export export, String path, Caller caller, Function<FileHandle, T> io) {
+    Entry e = acquire(export, path, caller);
+    try {
+      return io.apply(e.handle);
+    } finally {
+      done(e);
+    }
+  }
+
+  /** Ends one use; the last user of a retired entry releases it. */
+  private static void done(Entry e) {
+    boolean release;
+    synchronized (e) {
+      e.users--;
+      e.lastUse = System.nanoTime();
+      release = e.closed && e.users == 0;
+    }
+    if (release) {
+      release(e);
+    }
+  }
+
+  /** Keeps a handle from CREATE, so the WRITEs that follow use it. */
+  void adopt(Export export, String path, FileHandle handle) {
+    Entry e = new Entry(export, path);
+    e.handle = handle;
+    e.lastUse = System.nanoTime();
+    Entry old = entries.put(new Key(export.id(), path), e);
+    if (old != null) {
+      retire(old);
+    }
+  }
+
+  /**
+   * COMMIT: uploads what the open handle of the file holds (fsync). A file without an open handle has nothing
+   * unsaved.
+   *
+   * @throws FsException EIO if the upload fails
+   */
+  void commit(Export export, String path) {
+    Entry e = entries.get(new Key(export.id(), path));
+    if (e == null) {
+      return;
+    }
+    synchronized (e) {
+      if (e.closed) {
+        return;
+      }
+      e.users++;
+    }
+    try {
+      export.fs().fsync(e.handle, false);
+    } finally {
+      done(e);
+    }
+  }
+
+  /** The file (or directory tree) was renamed: its handles now live under the new path. */
+  void renamed(Export export, String from, String to) {
+    for (Map.Entry<Key, Entry> m : List.copyOf(entries.entrySet())) {
+      Key k = m.getKey();
+      if (k.exportId() == export.id() && VPaths.isSameOrBelow(k.path(), from)) {
+        String newPath = to + k.path().substring(from.length());
+        Entry e = m.getValue();
+        synchronized (e) {
+          e.path = newPath;
+        }
+        entries.remove(k, e);
+        Entry displaced = entries.put(new Key(k.exportId(), newPath), e);
+        if (displaced != null && displaced != e) {
+          retire(displaced);
+        }
+      }
+    }
+  }
+
+  /** The file was removed: its handle is released (the engine has discarded its unsaved data). */
+  void removed(Export export, String path) {
+    Entry e = entries.remove(new Key(export.id(), path));
+    if (e != null) {
+      retire(e);
+    }
+  }
+
+  /** Drops the handle if unused (a READ saw the object change under it; the next call reopens). */
+  void invalidate(Export export, String path) {
+    Key k = new Key(export.id(), path);
+    Entry e = entries.get(k);
+    if (e != null) {
+      synchronized (e) {
+        if (e.users > 0) {
+          return;
+        }
+        e.closed = true;
+      }
+      entries.remove(k, e);
+      release(e);
+    }
+  }
+
+  int size() {
+    return entries.size();
+  }
+
+  private Entry acquire(Export export, String path, Caller caller) {
+    Key k = new Key(export.id(), path);
+    while (true) {
+      Entry e = entries.computeIfAbsent(k, key -> new Entry(export, path));
+      synchronized (e) {
+        if (e.closed) {
+          entries.remove(k, e); // retired meanwhile: take a fresh entry
+          continue;
+        }
+        if (e.handle == null) {
+          try {
+            e.handle = export.fs().open(path, export.readOnly() ? OpenFlags.READ_ONLY : OpenFlags.READ_WRITE, caller);
+          } catch (RuntimeException ex) {
+            e.closed = true;
+            entries.remove(k, e);
+            throw ex;
+          }
+        }
+        e.users++;
+        return e;
+      }
+    }
+  }
+
+  /** Releases idle handles; runs on the sweeper thread, uploads on virtual threads. */
+  private void sweep() {
+    long now = System.nanoTime();
+    for (Map.Entry<Key, Entry> m : List.copyOf(entries.entrySet())) {
+      Entry e = m.getValue();
+      synchronized (e) {
+        if (e.closed || e.users > 0 || now - e.lastUse < idleNanos || e.handle == null) {
+          continue;
+        }
+        e.users++; // held by the sweep until it decides
+      }
+      Thread.ofVirtual().name("nfs-release").start(() -> releaseIdle(e));
+    }
+  }
+
+  private void releaseIdle(Entry e) {
+    boolean uploaded;
+    try {
+      e.export.fs().fsync(e.handle, false);
+      uploaded = true;
+    } catch (RuntimeException ex) {
+      uploaded = false;
+      LOG.log(System.Logger.Level.WARNING, "upload of " + e.path + " failed (" + (e.failedReleases + 1) + " of "
+          + maxFailedReleases + "): " + ex.getMessage());
+    }
+    boolean giveUp;
+    synchronized (e) {
+      e.users--;
+      if (e.closed) {
+        if (e.users > 0) {
+          return; // retired meanwhile: its last user releases it
+        }
+        giveUp = false;
+      } else {
+        if (!uploaded) {
+          e.failedReleases++;
+          e.lastUse = System.nanoTime();
+        }
+        giveUp = !uploaded && e.failedReleases >= maxFailedReleases;
+        if ((!uploaded && !giveUp) || e.users > 0) {
+          return; // retry later, or in use again
+        }
+        e.closed = true;
+        entries.remove(new Key(e.export.id(), e.path), e);
+      }
+    }
+    if (giveUp) {
+      LOG.log(System.Logger.Level.ERROR, "giving up uploading " + e.path + "; clients will be told to re-send");
+      onLostWrites.run();
+    }
+    release(e);
+  }
+
+  /** Takes an entry out of service; it is released now, or by its last user. */
+  private static void retire(Entry e) {
+    boolean now;
+    synchronized (e) {
+      e.closed = true;
+      now = e.users == 0;
+    }
+    if (now) {
+      release(e);
+    }
+  }
+
+  private static void release(Entry e) {
+    if (e.handle != null) {
+      try {
+        e.export.fs().release(e.handle);
+      } catch (RuntimeException ex) {
+        LOG.log(System.Logger.Level.WARNING, "release of " + e.path + ": " + ex.getMessage());
+      }
+    }
+  }
+
+  /** Stops the sweeper and releases every handle (uploading what is unsaved). */
+  @Override
+  public void close() {
+    sweeper.shutdownNow();
+    List<Entry> all = new ArrayList<>(entries.values());
+    entries.clear();
+    for (Entry e : all) {
+      synchronized (e) {
+        e.closed = true;
+      }
+      release(e);
+    }
+  }
+}
