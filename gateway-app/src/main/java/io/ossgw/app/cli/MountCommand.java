@@ -30,11 +30,11 @@ import picocli.CommandLine.Parameters;
  * {@code fusermount -u}, then unmounts and exits 0. Any failure (bad option, no credentials, missing bucket, access
  * denied, stale mount) is one {@code ossgw: ...} line on stderr, a non-zero exit code, and nothing mounted.
  */
-@Command(name = "mount", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "mount", mixinStandardHelpOptions = true, sortOptions = false, separator = " ",
     description = {"Mount an OSS bucket (or a prefix of it) with FUSE, like ossfs.",
         "Credentials: -o passwd_file=FILE (AK:SK or bucket:AK:SK lines, not readable by others), else the environment "
             + "(OSS_ACCESS_KEY_ID, OSS_ACCESS_KEY_SECRET), else ~/.passwd-ossfs, else /etc/passwd-ossfs."},
-    footer = {"", "Example: ossgw mount mybucket:/logs /mnt/logs -o url=http://127.0.0.1:9000,passwd_file=~/.passwd-ossfs"})
+    footer = {"", "Example: ossgw mount mybucket:/logs /mnt/logs -o url=http://127.0.0.1:9000,passwd_file=/etc/passwd-ossfs"})
 public class MountCommand implements Callable<Integer> {
   private static final Logger LOG = Logger.getLogger(MountCommand.class);
 
