@@ -48,6 +48,13 @@ public final class Daemonizer {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
         .redirectErrorStream(true);
     Process p = pb.start();
+    // If the parent is interrupted (Ctrl-C) before the outcome is known, the half-started child must not live on.
+    Thread abandon = new Thread(() -> {
+      if (p.isAlive() && ready.poll().isEmpty()) {
+        p.destroy();
+      }
+    }, "ossgw-mount-abandon");
+    Runtime.getRuntime().addShutdownHook(abandon);
     try {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (System.nanoTime() < deadline) {
@@ -79,8 +86,16 @@ public final class Daemonizer {
       p.destroy();
       return new Result(1, "interrupted while waiting for the mount");
     } finally {
-      ready.delete();
-      Files.deleteIfExists(dir);
+      boolean hookRemoved;
+      try {
+        hookRemoved = Runtime.getRuntime().removeShutdownHook(abandon);
+      } catch (IllegalStateException shuttingDown) {
+        hookRemoved = false; // the hook runs now and reads the ready file: leave it (it is in a temp dir)
+      }
+      if (hookRemoved) {
+        ready.delete();
+        Files.deleteIfExists(dir);
+      }
     }
   }
 
