@@ -53,6 +53,12 @@ public final class Daemonizer {
       if (p.isAlive() && ready.poll().isEmpty()) {
         p.destroy();
       }
+      ready.delete();
+      try {
+        Files.deleteIfExists(dir);
+      } catch (IOException ignored) {
+        // a leftover empty temp directory is harmless
+      }
     }, "ossgw-mount-abandon");
     Runtime.getRuntime().addShutdownHook(abandon);
     try {

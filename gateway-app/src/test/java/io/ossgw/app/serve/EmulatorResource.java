@@ -42,5 +42,10 @@ public class EmulatorResource implements QuarkusTestResourceLifecycleManager {
     if (emulator != null) {
       emulator.close();
     }
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException ignored) {
+      // best effort: a temp directory
+    }
   }
 }
