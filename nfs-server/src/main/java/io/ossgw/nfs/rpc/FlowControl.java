@@ -5,15 +5,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
 
 /**
- * Caps the calls in flight, per connection and in total. A call is in flight from the moment its record is complete
- * until its reply has been written to the socket (or dropped), so the cap bounds both the requests waiting for a
- * worker and the replies queued in Grizzly's unbounded write queue (oncrpc4j #119). When a connection reaches its cap,
- * or the server its total, the connection stops being read (its READ interest is switched off) until calls finish;
- * the client then waits in TCP flow control, and nothing is dropped.
+ * Caps the calls in flight, per connection and in total. A call is in flight from the moment its record is taken
+ * from the connection's {@link RecordStream} until its reply has been written to the socket (or dropped), so the caps
+ * bound both the requests waiting for a worker and the replies queued in Grizzly's unbounded write queue (oncrpc4j
+ * #119). At a cap the connection is paused: no further record is taken from what it already sent, and its socket is
+ * not read (READ interest off), so the client waits in TCP flow control and nothing is dropped. When calls finish the
+ * connection resumes and its buffered records are taken first ({@code onResume}).
  */
 final class FlowControl {
   private static final System.Logger LOG = System.getLogger(FlowControl.class.getName());
@@ -21,14 +23,17 @@ final class FlowControl {
   private final int total;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<Conn> paused = ConcurrentHashMap.newKeySet();
+  private final Consumer<Conn> onResume;
 
   /**
    * @param perConnection most calls in flight on one connection
    * @param total most calls in flight on the whole server
+   * @param onResume takes the buffered records of a connection that may run calls again (any thread)
    */
-  FlowControl(int perConnection, int total) {
+  FlowControl(int perConnection, int total, Consumer<Conn> onResume) {
     this.perConnection = perConnection;
     this.total = total;
+    this.onResume = onResume;
   }
 
   /** Calls in flight on the server now. */
@@ -36,36 +41,37 @@ final class FlowControl {
     return inFlight.get();
   }
 
-  /** Per-connection state, kept as a Grizzly connection attribute. */
+  /** Per-connection state: its calls, its received bytes, whether it is paused. Its monitor guards the stream. */
   final class Conn {
-    private final Connection<?> connection;
+    final Connection<?> connection;
+    final RecordStream records;
     private int calls;
     private boolean isPaused;
+    private boolean closed;
 
-    Conn(Connection<?> connection) {
+    Conn(Connection<?> connection, RecordStream records) {
       this.connection = connection;
+      this.records = records;
     }
 
-    /** Starts a call on this connection; stops reading it when a cap is reached. */
+    /** True while the connection may not start calls (the caller holds this monitor). */
+    boolean paused() {
+      return isPaused || closed;
+    }
+
+    /**
+     * Starts a call; pauses the connection when this reaches a cap. Call with this monitor held, before the next
+     * record is taken.
+     */
     Ticket begin() {
-      int mine;
-      synchronized (this) {
-        mine = ++calls;
-      }
+      calls++;
       int all = inFlight.incrementAndGet();
-      if (mine >= perConnection || all >= total) {
-        pause();
-      }
-      return new Ticket(this);
-    }
-
-    private void pause() {
-      synchronized (this) {
+      if (calls >= perConnection || all >= total) {
         isPaused = true;
         paused.add(this);
-        // called again even when already paused: a resume queued to the selector may have re-enabled reading
         setReading(false);
       }
+      return new Ticket(this);
     }
 
     private void end() {
@@ -76,8 +82,11 @@ final class FlowControl {
       resumeEligible();
     }
 
-    /** The connection closed: it no longer waits to be resumed. */
+    /** The connection closed: its buffered bytes are dropped and it is never resumed. */
     void closed() {
+      synchronized (this) {
+        closed = true;
+      }
       paused.remove(this);
     }
 
@@ -99,14 +108,17 @@ final class FlowControl {
       return;
     }
     for (Conn c : paused) {
+      boolean resume = false;
       synchronized (c) {
-        if (c.isPaused && c.calls < perConnection && inFlight.get() < total) {
+        if (c.isPaused && !c.closed && c.calls < perConnection && inFlight.get() < total) {
           c.isPaused = false;
           paused.remove(c);
-          if (c.connection.isOpen()) {
-            c.setReading(true);
-          }
+          c.setReading(true);
+          resume = true;
         }
+      }
+      if (resume) {
+        onResume.accept(c);
       }
     }
   }

@@ -18,7 +18,7 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 
 /**
  * An ONC RPC server over TCP (RFC 5531) built from oncrpc4j's parts on a Grizzly transport: record marking with a
- * size limit ({@link RecordFilter}), header checks, per-connection and total in-flight caps ({@link FlowControl}), a
+ * size limit ({@link RecordStream}), header checks, per-connection and total in-flight caps ({@link FlowControl}), a
  * connection cap, and a virtual-thread worker per call, so blocking VFS calls never hold a selector thread. Several
  * programs (NFS and MOUNT) share the port.
  */
@@ -43,7 +43,6 @@ public final class RpcServer {
   private final Limits limits;
   private final ExecutorService workers;
   private final ReplyQueue replyQueue = new ReplyQueue();
-  private final FlowControl flow;
   private final RpcServerFilter filter;
   private TCPNIOTransport transport;
   private int port;
@@ -51,8 +50,7 @@ public final class RpcServer {
   public RpcServer(Limits limits, List<RpcProgram> programs) {
     this.limits = limits;
     this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("nfs-rpc-", 0).factory());
-    this.flow = new FlowControl(limits.perConnectionInFlight(), limits.totalInFlight());
-    this.filter = new RpcServerFilter(flow, new Dispatcher(programs), workers, replyQueue, limits.maxConnections());
+    this.filter = new RpcServerFilter(limits, new Dispatcher(programs), workers, replyQueue);
   }
 
   /**
@@ -74,7 +72,6 @@ public final class RpcServer {
         .build();
     transport.setProcessor(FilterChainBuilder.stateless()
         .add(new TransportFilter())
-        .add(new RecordFilter(limits.maxRecord(), limits.maxFragments()))
         .add(filter)
         .build());
     try {
@@ -97,7 +94,7 @@ public final class RpcServer {
 
   /** Calls in flight now (received and not yet answered). */
   public int inFlight() {
-    return flow.inFlight();
+    return filter.inFlight();
   }
 
   /** Open connections now. */
@@ -117,7 +114,7 @@ public final class RpcServer {
     workers.shutdown();
     try {
       if (!workers.awaitTermination(graceMillis, TimeUnit.MILLISECONDS)) {
-        LOG.log(System.Logger.Level.WARNING, "RPC calls still running at shutdown: " + flow.inFlight());
+        LOG.log(System.Logger.Level.WARNING, "RPC calls still running at shutdown: " + filter.inFlight());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -13,6 +13,7 @@ import org.dcache.oncrpc4j.rpc.RpcCall;
 import org.dcache.oncrpc4j.rpc.RpcException;
 import org.dcache.oncrpc4j.rpc.RpcRejectStatus;
 import org.dcache.oncrpc4j.xdr.Xdr;
+import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.Grizzly;
 import org.glassfish.grizzly.attributes.Attribute;
@@ -21,10 +22,11 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
 
 /**
- * The server side of one RPC record, on the selector thread: checks the header ({@link RpcHeader}), starts the call's
- * {@link FlowControl} ticket, lets oncrpc4j decode the header and credential, and hands the call to a worker. This
- * replaces oncrpc4j's RpcProtocolFilter and RpcDispatcher, which have no header limits, no flow control and run
- * nothing on our executor. Also caps the number of open connections.
+ * The server side of a connection: takes RPC records out of the received bytes ({@link RecordStream}, with size
+ * limits) while the connection is under its in-flight caps ({@link FlowControl}), checks each call header
+ * ({@link RpcHeader}), lets oncrpc4j decode header and credential, and hands the call to a worker. Replaces
+ * oncrpc4j's RpcMessageParserTCP, RpcProtocolFilter and RpcDispatcher, which have no record limit, no header limits,
+ * no flow control. Also caps the number of open connections.
  */
 final class RpcServerFilter extends BaseFilter {
   private static final System.Logger LOG = System.getLogger(RpcServerFilter.class.getName());
@@ -36,18 +38,26 @@ final class RpcServerFilter extends BaseFilter {
   private final Executor workers;
   private final ReplyQueue replyQueue;
   private final int maxConnections;
+  private final int maxRecord;
+  private final int maxFragments;
   private final AtomicInteger connections = new AtomicInteger();
 
-  RpcServerFilter(FlowControl flow, Dispatcher dispatcher, Executor workers, ReplyQueue replyQueue, int maxConnections) {
-    this.flow = flow;
+  RpcServerFilter(RpcServer.Limits limits, Dispatcher dispatcher, Executor workers, ReplyQueue replyQueue) {
+    this.flow = new FlowControl(limits.perConnectionInFlight(), limits.totalInFlight(), this::drain);
     this.dispatcher = dispatcher;
     this.workers = workers;
     this.replyQueue = replyQueue;
-    this.maxConnections = maxConnections;
+    this.maxConnections = limits.maxConnections();
+    this.maxRecord = limits.maxRecord();
+    this.maxFragments = limits.maxFragments();
   }
 
   int connections() {
     return connections.get();
+  }
+
+  int inFlight() {
+    return flow.inFlight();
   }
 
   @Override
@@ -59,7 +69,7 @@ final class RpcServerFilter extends BaseFilter {
       c.closeSilently();
       return ctx.getStopAction();
     }
-    CONN.set(c, flow.new Conn(c));
+    CONN.set(c, flow.new Conn(c, new RecordStream(c.getMemoryManager(), maxRecord, maxFragments)));
     return ctx.getInvokeAction();
   }
 
@@ -73,55 +83,96 @@ final class RpcServerFilter extends BaseFilter {
     return ctx.getInvokeAction();
   }
 
-  @SuppressWarnings("unchecked")
   @Override
   public NextAction handleRead(FilterChainContext ctx) throws IOException {
-    Connection<InetSocketAddress> c = ctx.getConnection();
-    Xdr xdr = ctx.getMessage();
-    FlowControl.Conn state = CONN.get(c);
-    if (xdr == null || state == null) {
+    Buffer received = ctx.getMessage();
+    FlowControl.Conn state = CONN.get(ctx.getConnection());
+    if (received == null || state == null) {
       return ctx.getStopAction();
     }
-    RpcHeader.Verdict verdict = RpcHeader.check(xdr.asBuffer());
-    if (verdict == RpcHeader.Verdict.CLOSE) {
-      LOG.log(System.Logger.Level.DEBUG, "closing " + c.getPeerAddress() + ": not an RPC call");
-      xdr.close();
-      c.closeSilently();
-      return ctx.getStopAction();
+    synchronized (state) {
+      state.records.append(received);
     }
-    if (verdict == RpcHeader.Verdict.IGNORE) {
-      xdr.close();
-      return ctx.getStopAction();
+    drain(state);
+    return ctx.getStopAction();
+  }
+
+  /** Starts calls for the complete records of a connection until none is left or the connection is paused. */
+  private void drain(FlowControl.Conn state) {
+    while (true) {
+      Xdr record;
+      FlowControl.Ticket ticket;
+      synchronized (state) {
+        if (state.paused()) {
+          return;
+        }
+        try {
+          record = state.records.next();
+        } catch (RecordStream.OversizeException e) {
+          LOG.log(System.Logger.Level.WARNING, "closing " + state.connection.getPeerAddress() + ": " + e.getMessage());
+          state.connection.closeSilently();
+          return;
+        }
+        if (record == null) {
+          return;
+        }
+        RpcHeader.Verdict verdict = RpcHeader.check(record.asBuffer());
+        if (verdict == RpcHeader.Verdict.CLOSE) {
+          LOG.log(System.Logger.Level.DEBUG, "closing " + state.connection.getPeerAddress() + ": not an RPC call");
+          state.connection.closeSilently();
+          return;
+        }
+        if (verdict == RpcHeader.Verdict.IGNORE) {
+          continue;
+        }
+        ticket = state.begin();
+        if (verdict != RpcHeader.Verdict.CALL) {
+          reject(state, record, ticket, verdict);
+          continue;
+        }
+      }
+      start(state, record, ticket);
     }
-    FlowControl.Ticket ticket = state.begin();
-    TrackedTransport transport = new TrackedTransport(
-        new GrizzlyRpcTransport(c, (InetSocketAddress) ctx.getAddress(), replyQueue), ticket);
-    xdr.beginDecoding();
-    int xid = xdr.xdrDecodeInt();
-    xdr.xdrDecodeInt(); // message type: CALL, checked above
-    RpcCall call = new RpcCall(xid, xdr, transport);
-    if (verdict != RpcHeader.Verdict.CALL) {
-      call.reject(RpcRejectStatus.AUTH_ERROR, new RpcAuthError(
-          verdict == RpcHeader.Verdict.BAD_CRED ? RpcAuthStat.AUTH_BADCRED : RpcAuthStat.AUTH_BADVERF));
-      return ctx.getStopAction();
+  }
+
+  @SuppressWarnings("unchecked")
+  private RpcCall callOf(FlowControl.Conn state, Xdr record, FlowControl.Ticket ticket) {
+    Connection<InetSocketAddress> c = (Connection<InetSocketAddress>) state.connection;
+    TrackedTransport transport = new TrackedTransport(new GrizzlyRpcTransport(c, c.getPeerAddress(), replyQueue),
+        ticket);
+    record.beginDecoding();
+    try {
+      int xid = record.xdrDecodeInt();
+      record.xdrDecodeInt(); // message type CALL, checked by RpcHeader
+      return new RpcCall(xid, record, transport);
+    } catch (IOException e) {
+      throw new IllegalStateException("checked header is short", e);
     }
+  }
+
+  private void reject(FlowControl.Conn state, Xdr record, FlowControl.Ticket ticket, RpcHeader.Verdict verdict) {
+    callOf(state, record, ticket).reject(RpcRejectStatus.AUTH_ERROR, new RpcAuthError(
+        verdict == RpcHeader.Verdict.BAD_CRED ? RpcAuthStat.AUTH_BADCRED : RpcAuthStat.AUTH_BADVERF));
+  }
+
+  private void start(FlowControl.Conn state, Xdr record, FlowControl.Ticket ticket) {
+    RpcCall call = callOf(state, record, ticket);
     try {
       call.accept();
     } catch (RpcException e) {
       call.reject(e.getStatus(), e.getRpcReply());
-      return ctx.getStopAction();
+      return;
     } catch (IOException | RuntimeException e) {
       ticket.release();
-      c.closeSilently();
-      return ctx.getStopAction();
+      state.connection.closeSilently();
+      return;
     }
     try {
       workers.execute(() -> dispatcher.dispatch(call, ticket));
     } catch (RejectedExecutionException e) {
       ticket.release(); // shutting down
-      c.closeSilently();
+      state.connection.closeSilently();
     }
-    return ctx.getStopAction();
   }
 
   @Override
