@@ -38,6 +38,8 @@ public final class Mount3Program implements RpcDispatchable {
   private final Exports exports;
   private final InodeTable table;
   private final FileHandles handles;
+  /** Most entries DUMP remembers: the list is informational and must not grow without bound. */
+  private static final int MAX_MOUNTS = 10_000;
   private final Set<mountbody> mounts = ConcurrentHashMap.newKeySet();
 
   public Mount3Program(Exports exports, InodeTable table) {
@@ -112,7 +114,9 @@ public final class Mount3Program implements RpcDispatchable {
       }
       long[] id = table.idOf(e.id(), m.vfsPath(), a.ino());
       table.commit();
-      mounts.add(new mountbody(host(call), path));
+      if (mounts.size() < MAX_MOUNTS) {
+        mounts.add(new mountbody(host(call), path));
+      }
       return new mountres3(Nfs3.MNT3_OK, handles.encode(e.id(), id[0], (int) id[1]),
           new int[] {Nfs3.AUTH_UNIX});
     } catch (FsException ex) {

@@ -24,12 +24,12 @@ final class RecordStream {
   private static final int LAST = 0x80000000;
   private static final int SIZE = 0x7fffffff;
 
-  private final MemoryManager memory;
+  private final MemoryManager<?> memory;
   private final int maxRecord;
   private final int maxFragments;
   private Buffer pending;
 
-  RecordStream(MemoryManager memory, int maxRecord, int maxFragments) {
+  RecordStream(MemoryManager<?> memory, int maxRecord, int maxFragments) {
     this.memory = memory;
     this.maxRecord = maxRecord;
     this.maxFragments = maxFragments;

@@ -101,6 +101,7 @@ final class RpcServerFilter extends BaseFilter {
   private void drain(FlowControl.Conn state) {
     while (true) {
       Xdr record;
+      RpcHeader.Verdict verdict;
       FlowControl.Ticket ticket;
       synchronized (state) {
         if (state.paused()) {
@@ -116,7 +117,7 @@ final class RpcServerFilter extends BaseFilter {
         if (record == null) {
           return;
         }
-        RpcHeader.Verdict verdict = RpcHeader.check(record.asBuffer());
+        verdict = RpcHeader.check(record.asBuffer());
         if (verdict == RpcHeader.Verdict.CLOSE) {
           LOG.log(System.Logger.Level.DEBUG, "closing " + state.connection.getPeerAddress() + ": not an RPC call");
           state.connection.closeSilently();
@@ -125,13 +126,15 @@ final class RpcServerFilter extends BaseFilter {
         if (verdict == RpcHeader.Verdict.IGNORE) {
           continue;
         }
-        ticket = state.begin();
-        if (verdict != RpcHeader.Verdict.CALL) {
-          reject(state, record, ticket, verdict);
-          continue;
-        }
+        ticket = state.begin(); // may pause the connection: the next turn of the loop then stops
       }
-      start(state, record, ticket);
+      // replies are sent outside the connection's monitor: a write that completes at once ends its ticket, which may
+      // resume a paused connection
+      if (verdict == RpcHeader.Verdict.CALL) {
+        start(state, record, ticket);
+      } else {
+        reject(state, record, ticket, verdict);
+      }
     }
   }
 

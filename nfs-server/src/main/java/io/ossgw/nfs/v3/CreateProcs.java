@@ -52,7 +52,6 @@ final class CreateProcs {
     Target dir = s.resolve(c, d.dir());
     FileAttr da = s.stat(dir);
     wcc_attr before = s.fattr(dir, da).wcc();
-    Where w = new Where(dir, before, c.caller(dir.export()), null);
     try {
       if (dir.export().readOnly()) {
         throw new NfsError(nfsstat3.NFS3ERR_ROFS, dir.export().path());
@@ -61,10 +60,11 @@ final class CreateProcs {
         throw new NfsError(nfsstat3.NFS3ERR_NOTDIR, dir.path());
       }
       String name = Names.entry(d.name(), true);
-      if (!Permissions.canModifyDir(da, w.caller())) {
+      Caller caller = c.caller(dir.export());
+      if (!Permissions.canModifyDir(da, caller)) {
         throw new NfsError(nfsstat3.NFS3ERR_ACCES, "write permission on " + dir.path());
       }
-      return new Where(dir, before, w.caller(), VPaths.child(dir.path(), name));
+      return new Where(dir, before, caller, VPaths.child(dir.path(), name));
     } catch (NfsError e) {
       throw new Failed(e.status, new wcc_data(before, s.fattr(dir, da)));
     }

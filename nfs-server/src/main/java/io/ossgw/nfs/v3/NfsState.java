@@ -130,10 +130,4 @@ final class NfsState {
   wcc_data wcc(wcc_attr before, Target t) {
     return new wcc_data(before, postOp(t));
   }
-
-  /** The wcc_attr of an object now, or null. */
-  wcc_attr preOp(Target t) {
-    fattr3 a = postOp(t);
-    return a == null ? null : a.wcc();
-  }
 }

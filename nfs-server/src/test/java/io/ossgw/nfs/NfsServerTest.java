@@ -1,0 +1,76 @@
+package io.ossgw.nfs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ossgw.nfs.export.Export;
+import io.ossgw.nfs.export.ExportTest;
+import io.ossgw.nfs.xdr.Nfs3;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.dcache.oncrpc4j.portmap.GenericPortmapClient;
+import org.dcache.oncrpc4j.rpc.OncRpcClient;
+import org.dcache.oncrpc4j.rpc.RpcTransport;
+import org.dcache.oncrpc4j.rpc.net.IpProtocolType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The public API: builder checks, start and stop, rpcbind, the state directory's lock. */
+class NfsServerTest {
+  @TempDir
+  Path state;
+
+  static Export export(String path) {
+    return Export.builder(path, ExportTest.FS).build();
+  }
+
+  @Test
+  void builderRefusesBadConfigurations() {
+    assertThatThrownBy(() -> NfsServer.builder().build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("export");
+    assertThatThrownBy(() -> NfsServer.builder().export(export("/a")).export(export("/a")).build())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> NfsServer.builder().export(export("/a")).port(70000).build())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> NfsServer.builder().export(export("/a")).maxInFlight(0).build())
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void rpcbindAdvertisesNfsAndMountOnTheServersPort() throws Exception {
+    NfsServer s = NfsServer.builder().bind("127.0.0.1").port(0).rpcbind(true).rpcbindPort(0).stateDir(state)
+        .export(export("/a")).build().start();
+    try {
+      assertThat(s.rpcbindPort()).isPositive();
+      try (OncRpcClient c = new OncRpcClient(InetAddress.getLoopbackAddress(), IpProtocolType.TCP, s.rpcbindPort())) {
+        RpcTransport t = c.connect(5, TimeUnit.SECONDS);
+        GenericPortmapClient pm = new GenericPortmapClient(t);
+        assertThat(pm.getPort(Nfs3.NFS_PROGRAM, 3, "tcp")).endsWith("." + (s.port() >> 8) + "." + (s.port() & 0xff));
+        assertThat(pm.getPort(Nfs3.MOUNT_PROGRAM, 3, "tcp")).endsWith("." + (s.port() >> 8) + "." + (s.port() & 0xff));
+      }
+    } finally {
+      s.stop();
+      s.stop(); // idempotent
+    }
+    assertThat(s.port()).isEqualTo(-1);
+  }
+
+  @Test
+  void aBusyPortAndALockedStateDirectoryFailAtStart() {
+    NfsServer first = NfsServer.builder().bind("127.0.0.1").port(0).stateDir(state).export(export("/a")).build()
+        .start();
+    try {
+      NfsServer samePort = NfsServer.builder().bind("127.0.0.1").port(first.port()).stateDir(state.resolve("other"))
+          .export(export("/a")).build();
+      assertThatThrownBy(samePort::start).isInstanceOf(UncheckedIOException.class)
+          .hasMessageContaining(String.valueOf(first.port()));
+      NfsServer sameState = NfsServer.builder().bind("127.0.0.1").port(0).stateDir(state).export(export("/a")).build();
+      assertThatThrownBy(sameState::start).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("handle table");
+    } finally {
+      first.stop();
+    }
+  }
+}
