@@ -168,7 +168,7 @@ public final class NfsServer implements AutoCloseable {
     private Duration openIdle = Duration.ofSeconds(5);
     private int maxConnections = 1024;
     private int maxInFlightPerConnection = 64;
-    private int maxInFlight = 1024;
+    private int maxInFlight = 256;
     private int selectorThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
 
     private Builder() {}
@@ -230,7 +230,10 @@ public final class NfsServer implements AutoCloseable {
       return this;
     }
 
-    /** Calls in flight in total before the server stops reading every connection; default 1024. */
+    /**
+     * Calls in flight in total before the server stops reading every connection; default 256. Each READ or WRITE in
+     * flight holds up to 1 MiB of heap, so this bounds the NFS front end's buffers (256 MiB by default).
+     */
     public Builder maxInFlight(int n) {
       this.maxInFlight = n;
       return this;

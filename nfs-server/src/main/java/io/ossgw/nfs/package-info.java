@@ -1,0 +1,12 @@
+/**
+ * The NFS front end: an NFSv3 and MOUNT v3 server (RFC 1813) over the engine's
+ * {@link io.ossgw.core.vfs.VirtualFileSystem}, on oncrpc4j-core and Grizzly. {@link io.ossgw.nfs.NfsServer} is the
+ * entry point; an {@link io.ossgw.nfs.export.Export} describes what is served to whom.
+ *
+ * <p>Packages: {@code xdr} the RFC 1813 types with bounded decoding; {@code rpc} the RPC server (record limits, header
+ * checks, in-flight caps, virtual-thread workers, duplicate-request cache, optional rpcbind); {@code handle} the
+ * persistent fileid table and the handle format; {@code export} and {@code auth} the export rules, squashing and
+ * permission checks; {@code v3} the NFS procedures; {@code mount} the MOUNT procedures. docs/nfs-semantics.md is the
+ * contract.
+ */
+package io.ossgw.nfs;
