@@ -135,6 +135,11 @@ public final class FuseFilesystem {
     return initialized.await(millis, TimeUnit.MILLISECONDS);
   }
 
+  /** True once the kernel's INIT has been answered (the mount was live at least once). */
+  public boolean initialized() {
+    return initialized.getCount() == 0;
+  }
+
   /** getattr: stat(2) of a path. */
   public int getattr(String path, StatSink out) {
     return call(FuseOp.GETATTR, path, () -> {

@@ -116,6 +116,11 @@ public final class FuseMounter {
     long sleepMs = 1;
     while (true) {
       if (m.exit().isDone()) {
+        if (m.exit().join() == 0 && m.filesystem().initialized()) {
+          // INIT was answered, so the mount was live; someone (fusermount -u) unmounted it before this loop looked
+          // again. That is a mount that has already ended cleanly, not a failure.
+          return -1;
+        }
         throw new MountException("libfuse could not mount " + mp + " (exit status " + m.exit().join()
             + "); libfuse printed the reason to stderr (e.g. an unknown -o option, or fusermount missing:"
             + " apt-get install libfuse2 fuse)");

@@ -301,9 +301,6 @@ class NfsRpcTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled("gateway-core: after vfs.rename(\"/a/sub\", \"/b/sub2\") of a directory into a directory "
-      + "whose listing is cached (here made by mkdir), vfs.readdir(\"/b\") stays [] and vfs.getattr(\"/b/sub2\") is "
-      + "ENOENT until stat_cache_expire, although b/sub2/ and its files are in OSS; reported to the engine owner")
   void aRenamedDirectoryIsFoundInItsNewParent() {
     nfs_fh3 a = dir("rdA");
     nfs_fh3 b = dir("rdB");

@@ -2,6 +2,7 @@ package io.ossgw.core.engine;
 
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.meta.Node;
+import io.ossgw.core.store.AppendResult;
 import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
@@ -42,6 +43,36 @@ final class DataPath {
 
   boolean streamingAllowed() {
     return !config.noMultipart();
+  }
+
+  /**
+   * {@code max_dirty_data} in bytes, or -1 when off. As in ossfs it is off with {@code nomultipart}: without
+   * UploadPartCopy every forced flush would send the whole file again.
+   */
+  long maxDirtyData() {
+    return config.noMultipart() ? -1 : config.maxDirtyData();
+  }
+
+  /** True when unchanged leading bytes may be copied server-side (UploadPartCopy) instead of uploaded again. */
+  boolean copyPrefixAllowed() {
+    return !config.noMultipart();
+  }
+
+  /**
+   * AppendObject of {@code [position, size)} of the spool onto an Appendable object whose length is {@code position}
+   * (pieces of at most 5 GB, OSS's largest single write).
+   *
+   * @throws StoreException CONFLICT (PositionNotEqualToLength) when the object's length is not {@code position} any more
+   */
+  AppendResult append(String key, StagedFile f, long position, WriteMeta meta) {
+    f.materializeSize();
+    AppendResult r = null;
+    for (long off = position; off < f.size(); ) {
+      long len = Math.min(io.ossgw.core.write.PartPlan.MAX_PART, f.size() - off);
+      r = store.appendObject(key, off, ContentSource.ofFileRange(f.channel(), off, len), meta);
+      off += len;
+    }
+    return r;
   }
 
   StreamingUpload newStream(String key, Supplier<WriteMeta> meta) {

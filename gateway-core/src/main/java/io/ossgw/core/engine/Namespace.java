@@ -332,6 +332,11 @@ final class Namespace {
     dirs.invalidateTree(path);
   }
 
+  /** Drops one directory's cached listing (its children's attributes stay cached). */
+  void forgetListing(String dirPath) {
+    dirs.invalidate(dirPath);
+  }
+
   /** The cached listing of a directory, if any (no request). */
   Optional<DirState> cachedListing(String dirPath) {
     return dirs.get(dirPath);

@@ -1,8 +1,10 @@
 package io.ossgw.core.engine;
 
+import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.meta.Inodes;
 import io.ossgw.core.meta.Node;
 import io.ossgw.core.meta.PosixMeta;
+import io.ossgw.core.store.AppendResult;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
@@ -150,6 +152,10 @@ final class OpenFile {
       if (stream != null && !stream.invalid()) {
         stream.onWrite(f);
       }
+      long maxDirty = data.maxDirtyData();
+      if (maxDirty > 0 && f.dirtyBytes() >= maxDirty && !unlinked) {
+        upload(); // max_dirty_data: the object gets what was written so far; later writes go on from there
+      }
       return len;
     } finally {
       lock.unlock();
@@ -216,47 +222,62 @@ final class OpenFile {
   }
 
   /**
-   * Uploads unsaved data and attributes; returns once they are in OSS.
+   * Uploads unsaved data and attributes; returns once they are in OSS. Called on every close(2) (FUSE FLUSH), fsync,
+   * the last close and NFS COMMIT. A new empty file is uploaded at its first flush: FUSE sends RELEASE after close(2)
+   * has returned, so deferring it to the last close would let `touch f` return before `f` exists in OSS.
    *
-   * @param finalClose the last close: an empty new file is uploaded now rather than deferred
    * @throws FsException EIO (the staging is kept, a later flush retries)
    */
-  void flush(boolean finalClose) {
+  void flush() {
     lock.lock();
     try {
       if (unlinked) {
         return;
       }
       boolean dirty = staged != null && staged.needsUpload();
-      if (!dirty && !pendingCreate) {
-        return;
+      if (dirty || pendingCreate) {
+        upload();
       }
-      if (!dirty && !finalClose) {
-        return; // an empty new file: `>` redirection closes a dup first; one PUT at the last close is enough
-      }
-      upload();
     } finally {
       lock.unlock();
     }
   }
 
+  /**
+   * Uploads the file, choosing the cheapest way OSS allows: finish the streaming multipart upload; AppendObject of the
+   * new tail of an Appendable object; UploadPartCopy of the unchanged leading bytes (at least 100 KB) plus UploadPart of
+   * the rest; else the whole file from the spool (loading unchanged bytes with ranged GETs first).
+   */
   private void upload() {
     WriteMeta meta = uploadMeta();
     WriteResult r;
-    boolean multipart = false;
+    String type = "Normal";
+    long nextAppend = -1;
     try {
       if (staged == null) {
         r = data.putEmpty(key, meta);
+      } else if (stream != null && stream.started()) {
+        data.load(staged, key, node.attr().etag(), 0, staged.size());
+        meta = stream.initiatedMeta(); // fixed when the upload began
+        r = stream.finish(staged);
+        type = "Multipart";
+      } else if (appendsOnly()) {
+        long position = staged.baseSize();
+        AppendResult a = data.append(key, staged, position, meta);
+        r = new WriteResult(a.etag(), a.crc64());
+        meta = new WriteMeta(meta.contentType(), node.userMeta() == null ? meta.userMeta() : node.userMeta());
+        type = "Appendable";
+        nextAppend = a.nextPosition();
+      } else if (copyPrefix()) {
+        long prefix = staged.cleanPrefix();
+        data.load(staged, key, node.attr().etag(), prefix, staged.size());
+        r = data.uploader().uploadKeepingPrefix(key, staged, prefix, meta);
+        type = "Multipart";
       } else {
         data.load(staged, key, node.attr().etag(), 0, staged.size());
-        if (stream != null && stream.started()) {
-          meta = stream.initiatedMeta(); // fixed when the upload began
-          r = stream.finish(staged);
-          multipart = true;
-        } else {
-          r = data.uploader().upload(key, staged, meta);
-          multipart = staged.size() >= data.uploader().multipartSize() && data.streamingAllowed();
-        }
+        r = data.uploader().upload(key, staged, meta);
+        boolean multipart = staged.size() >= data.uploader().multipartSize() && data.streamingAllowed();
+        type = multipart ? "Multipart" : "Normal";
       }
     } catch (StoreException e) {
       dropStream();
@@ -272,8 +293,27 @@ final class OpenFile {
     pendingCreate = false;
     explicitMtime = null;
     long size = staged == null ? 0 : staged.size();
-    node = data.recordUploaded(path, new ObjectInfo(key, size, r.etag(), Instant.now(), multipart ? "Multipart" : "Normal",
-        meta.contentType(), meta.userMeta(), -1));
+    node = data.recordUploaded(path, new ObjectInfo(key, size, r.etag(), Instant.now(), type, meta.contentType(),
+        meta.userMeta(), nextAppend));
+  }
+
+  /**
+   * True when the only change is bytes added at the end of an Appendable object: AppendObject at its length sends just
+   * those (it cannot change metadata, so a chmod or truncate while open takes the whole-upload path).
+   */
+  private boolean appendsOnly() {
+    return "Appendable".equalsIgnoreCase(node.objectType()) && !pendingCreate && !staged.metaDirty()
+        && !staged.dirty().isEmpty() && staged.dirty().first() >= staged.baseSize();
+  }
+
+  /**
+   * True when at least 100 KB at the start are unchanged bytes of a Normal or Multipart object and something after them
+   * changed: those bytes are copied server-side instead of downloaded and sent again.
+   */
+  private boolean copyPrefix() {
+    long prefix = staged.cleanPrefix();
+    return data.copyPrefixAllowed() && !pendingCreate && !"Appendable".equalsIgnoreCase(node.objectType())
+        && node.attr().etag() != null && prefix >= EngineConfig.MIN_PART_SIZE && prefix < staged.size();
   }
 
   /** The metadata the next upload writes: the POSIX attributes now, other user metadata kept. */

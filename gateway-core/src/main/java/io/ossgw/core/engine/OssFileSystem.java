@@ -75,7 +75,8 @@ final class OssFileSystem implements VirtualFileSystem {
     DirCache dirs = new DirCache(config.statCacheExpire(), config.statCacheSliding(), config.maxStatCacheSize(), ticker);
     this.ns = new Namespace(config, store, keys, posix, stat, dirs, metaStore, openFiles,
         new ParallelHeads(io, config.multireqMax()));
-    Uploader uploader = new Uploader(store, io, config.multipartSize(), config.parallelCount(), config.noMultipart());
+    Uploader uploader = new Uploader(store, io, config.multipartSize(), config.parallelCount(), config.noMultipart(),
+        config.multipartCopySize());
     this.data = new DataPath(config, store, io, ns, uploader);
     this.readers = new Readers(store, pool, io, config.prefetchChunks(), config.backwardChunks(), config.prefetchThreads());
     ObjectCopier copier = new ObjectCopier(store, io, config.singlepartCopyLimit(), config.multipartCopySize(),
@@ -167,12 +168,12 @@ final class OssFileSystem implements VirtualFileSystem {
 
   @Override
   public void flush(FileHandle handle) {
-    OssHandle.of(handle).file.flush(false);
+    OssHandle.of(handle).file.flush();
   }
 
   @Override
   public void fsync(FileHandle handle, boolean dataOnly) {
-    OssHandle.of(handle).file.flush(true);
+    OssHandle.of(handle).file.flush();
   }
 
   @Override
@@ -184,7 +185,7 @@ final class OssFileSystem implements VirtualFileSystem {
     h.closeReader();
     OpenFile f = h.file;
     try {
-      f.flush(true);
+      f.flush();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "upload of " + f.path() + " at close failed; its changes are lost: " + e.getMessage());
     } finally {
@@ -315,7 +316,7 @@ final class OssFileSystem implements VirtualFileSystem {
     FileHandle h = open(path, OpenFlags.READ_WRITE, caller);
     try {
       OssHandle.of(h).file.truncate(size);
-      OssHandle.of(h).file.flush(true); // truncate(2) on a path is durable when it returns
+      OssHandle.of(h).file.flush(); // truncate(2) on a path is durable when it returns
     } finally {
       release(h);
     }
@@ -390,7 +391,7 @@ final class OssFileSystem implements VirtualFileSystem {
   public void close() {
     for (OpenFile f : openFiles.snapshot()) {
       try {
-        f.flush(true);
+        f.flush();
       } catch (RuntimeException e) {
         LOG.log(System.Logger.Level.ERROR, "upload of " + f.path() + " at shutdown failed: " + e.getMessage());
       }

@@ -75,7 +75,7 @@ final class Renamer {
         }
         removeEmptyTarget(to, dst);
       }
-      renameDirectory(from, to);
+      renameDirectory(from, to, src);
     } else {
       if (dst != null && dst.isDirectory()) {
         throw new FsException(Errno.EISDIR, to);
@@ -95,7 +95,7 @@ final class Renamer {
       return;
     }
     if (open != null && open.hasLocalState()) {
-      open.flush(true);
+      open.flush();
       src = open.currentNode();
     }
     try {
@@ -157,10 +157,10 @@ final class Renamer {
     }
   }
 
-  private void renameDirectory(String from, String to) {
+  private void renameDirectory(String from, String to, Node src) {
     for (OpenFile f : openFiles.under(from)) {
       if (f.hasLocalState()) {
-        f.flush(true); // unsaved files become objects first, so the copy below moves them
+        f.flush(); // unsaved files become objects first, so the copy below moves them
       }
     }
     String srcPrefix = ns.keys().dirKey(from);
@@ -211,12 +211,33 @@ final class Renamer {
       f.moveTo(newPath, ns.keys().fileKey(newPath));
       openFiles.rekey(oldPath, f);
     }
+    if (failures > 0) {
+      ns.forgetListing(VPaths.parent(to)); // some objects moved, some did not: let the next listing tell
+    } else {
+      ns.recordWritten(to, movedDirectory(src, dstPrefix, copied.contains(srcPrefix)));
+    }
     if (failures > 0 || !notDeleted.isEmpty()) {
       throw new FsException(Errno.EIO, "rename " + from + " -> " + to + ": " + failures + " of " + objects.size()
           + " objects could not be copied and stay under the old name; " + notDeleted.size()
           + " copied sources could not be deleted" + (firstError == null ? "" : " (" + firstError.getMessage() + ")"),
           firstError);
     }
+  }
+
+  /**
+   * The node of a renamed directory, for the new parent's cached listing (without it a listed parent would answer
+   * ENOENT for the new name until its listing expires): a marker directory when the source's marker was copied, else
+   * an implicit one.
+   */
+  private Node movedDirectory(Node src, String dstPrefix, boolean markerCopied) {
+    if (!markerCopied || src.origin() != Origin.DIR_MARKER) {
+      return ns.implicitDir(dstPrefix);
+    }
+    FileAttr a = src.attr();
+    FileAttr moved = new FileAttr(Inodes.of(dstPrefix), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(),
+        a.mtime(), Instant.now(), null);
+    return new Node(moved, Origin.DIR_MARKER, dstPrefix, src.objectType(), src.contentType(), src.userMeta(), null,
+        Instant.now(), -1);
   }
 
   private List<ListedObject> listAll(String prefix, String path) {

@@ -60,8 +60,15 @@ public final class PosixMeta {
     int mode = permissions(m, type);
     Instant lm = info.lastModified() == null ? Instant.EPOCH : info.lastModified();
     long size = type == FileType.DIRECTORY ? FileAttr.DIRECTORY_SIZE : info.size();
+    Instant mtime = time(m.get(MTIME), lm);
+    Instant ctime = time(m.get(CTIME), lm);
+    if ("Appendable".equalsIgnoreCase(info.objectType())) {
+      // AppendObject cannot update user metadata: the object grew at Last-Modified, whatever x-oss-meta-mtime says
+      mtime = mtime.isAfter(lm) ? mtime : lm;
+      ctime = ctime.isAfter(lm) ? ctime : lm;
+    }
     return new FileAttr(Inodes.of(key), type, mode & ~umask, uid(m), gid(m), size,
-        time(m.get(ATIME), lm), time(m.get(MTIME), lm), time(m.get(CTIME), lm), info.etag());
+        time(m.get(ATIME), lm), mtime, ctime, info.etag());
   }
 
   /** Attributes from a listing entry alone (no user metadata): ossfs's defaults, times from LastModified. */

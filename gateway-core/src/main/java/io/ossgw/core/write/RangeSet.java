@@ -108,6 +108,13 @@ public final class RangeSet {
     return n;
   }
 
+  /** The ranges in order, as {@code long[]{start, end}} (a copy). */
+  public List<long[]> ranges() {
+    List<long[]> out = new ArrayList<>(ranges.size());
+    ranges.forEach((k, v) -> out.add(new long[] {k, v}));
+    return out;
+  }
+
   @Override
   public String toString() {
     return ranges.toString();

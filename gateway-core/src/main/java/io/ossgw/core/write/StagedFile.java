@@ -152,6 +152,25 @@ public final class StagedFile implements AutoCloseable {
     metaDirty = true;
   }
 
+  /** True when the object must be rewritten whole for reasons other than data (a truncate, a new file, a chmod). */
+  public boolean metaDirty() {
+    return metaDirty;
+  }
+
+  /**
+   * Bytes at the start of the file that are still exactly the base object's: {@code min(first dirty offset, baseSize,
+   * size)}. An upload may copy them server-side (UploadPartCopy) instead of sending them again.
+   */
+  public long cleanPrefix() {
+    long d = dirty.isEmpty() ? Long.MAX_VALUE : dirty.first();
+    return Math.min(d, Math.min(baseSize, size));
+  }
+
+  /** Bytes written or zero-extended since the last upload ({@code max_dirty_data} counts these). */
+  public long dirtyBytes() {
+    return dirty.bytes();
+  }
+
   /** True when an upload is due: data or size changed since the last one. */
   public boolean needsUpload() {
     return metaDirty || !dirty.isEmpty();

@@ -26,13 +26,20 @@ public final class Uploader {
   private final long multipartSize;
   private final int parallelCount;
   private final boolean noMultipart;
+  private final long copyPartSize;
 
-  public Uploader(ObjectStore store, ExecutorService executor, long multipartSize, int parallelCount, boolean noMultipart) {
+  /**
+   * @param multipartSize {@code multipart_size} in bytes
+   * @param copyPartSize {@code multipart_copy_size} in bytes: the largest UploadPartCopy part
+   */
+  public Uploader(ObjectStore store, ExecutorService executor, long multipartSize, int parallelCount, boolean noMultipart,
+      long copyPartSize) {
     this.store = store;
     this.executor = executor;
     this.multipartSize = multipartSize;
     this.parallelCount = parallelCount;
     this.noMultipart = noMultipart;
+    this.copyPartSize = copyPartSize;
   }
 
   public long multipartSize() {
@@ -59,6 +66,59 @@ public final class Uploader {
       List<PartETag> parts = uploadParts(key, uploadId, file, 0, size, 1, partSize);
       return store.completeMultipartUpload(key, uploadId, parts);
     } catch (RuntimeException e) {
+      abortQuietly(key, uploadId);
+      throw e;
+    }
+  }
+
+  /**
+   * Uploads a file whose first {@code prefix} bytes are unchanged bytes of the object already at {@code key} (an
+   * append, or the next upload after a {@code max_dirty_data} flush): one multipart upload whose first parts are
+   * UploadPartCopy of {@code [0, prefix)} of the current object (parts of at most {@code multipart_copy_size}), followed
+   * by UploadPart of {@code [prefix, size)} from the spool; {@code parallel_count} parts in flight. This is ossfs's
+   * "mix multipart" upload (reference/ossfs-compat.md §3.6). The caller has made {@code [prefix, size)} valid and
+   * checked {@code prefix >= 100 KB} (OSS's smallest non-last part); the source must not be an Appendable object.
+   *
+   * @throws io.ossgw.core.store.StoreException when OSS refuses (the upload is aborted)
+   */
+  public WriteResult uploadKeepingPrefix(String key, StagedFile file, long prefix, WriteMeta meta) {
+    long size = file.size();
+    file.materializeSize();
+    int copyParts = (int) Math.max(1, (prefix + copyPartSize - 1) / copyPartSize);
+    long copyPart = (prefix + copyParts - 1) / copyParts; // even parts: none of them is tiny
+    long tailPart = PartPlan.fixedPartSize(multipartSize, Math.max(0, size - prefix));
+    String uploadId = store.initiateMultipartUpload(key, meta);
+    Semaphore slots = new Semaphore(parallelCount);
+    List<Future<PartETag>> copies = new ArrayList<>();
+    try {
+      int n = 1;
+      for (long off = 0; off < prefix; off += copyPart, n++) {
+        long len = Math.min(copyPart, prefix - off);
+        int part = n;
+        long start = off;
+        slots.acquire();
+        copies.add(executor.submit(() -> {
+          try {
+            return store.uploadPartCopy(key, start, len, key, uploadId, part);
+          } finally {
+            slots.release();
+          }
+        }));
+      }
+      List<PartETag> parts = new ArrayList<>();
+      List<PartETag> tail = uploadParts(key, uploadId, file, prefix, size, n, tailPart);
+      for (Future<PartETag> f : copies) {
+        parts.add(Await.result(f));
+      }
+      parts.addAll(tail);
+      return store.completeMultipartUpload(key, uploadId, parts);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      copies.forEach(f -> f.cancel(true));
+      abortQuietly(key, uploadId);
+      throw new FsException(Errno.EIO, "interrupted while uploading " + key, e);
+    } catch (RuntimeException e) {
+      copies.forEach(f -> f.cancel(true));
       abortQuietly(key, uploadId);
       throw e;
     }

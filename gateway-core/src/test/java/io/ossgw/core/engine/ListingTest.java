@@ -144,4 +144,21 @@ class ListingTest {
     assertThat(l.entries().get(0).attr().size()).isEqualTo(5);
     fs.release(h);
   }
+
+  @Test
+  void aDirectoryRenamedIntoAListedParentIsListedAndFoundWithoutRequests() {
+    VirtualFileSystem fs = gw.mount();
+    fs.mkdir("/a", 0755, USER);
+    fs.mkdir("/b", 0755, USER); // its (empty) listing is cached now
+    fs.mkdir("/a/sub", 0750, USER);
+    writeFile(fs, "/a/sub/inner", utf8("in"));
+    assertThat(fs.readdir("/b").entries()).isEmpty();
+    fs.rename("/a/sub", "/b/sub2");
+    gw.resetCounters();
+    assertThat(fs.readdir("/b").entries()).extracting(DirEntry::name).containsExactly("sub2");
+    assertThat(fs.getattr("/b/sub2").mode()).isEqualTo(0750);
+    assertThat(gw.count("HeadObject") + gw.count("ListObjectsV2")).isZero();
+    assertThat(fs.readdir("/b/sub2").entries()).extracting(DirEntry::name).containsExactly("inner");
+    assertThat(fs.readdir("/a").entries()).isEmpty();
+  }
 }

@@ -40,6 +40,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -294,12 +295,25 @@ public final class AliyunObjectStore implements ObjectStore {
       AppendObjectRequest req = new AppendObjectRequest(bucket, key, in, toMetadata(meta, body.length()));
       req.setPosition(position);
       AppendObjectResult r = client.appendObject(req);
-      return new AppendResult(r.getNextPosition(), crc(r.getServerCRC()));
+      return new AppendResult(r.getNextPosition(), crc(r.getServerCRC()), responseEtag(r));
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "AppendObject " + key + ": " + e, e);
     } catch (RuntimeException e) {
       throw OssErrors.map(e, "AppendObject " + key + " at " + position);
     }
+  }
+
+  /** The ETag header of a reply the SDK does not parse it from (AppendObject), or null. */
+  private static String responseEtag(com.aliyun.oss.model.GenericResult r) {
+    if (r.getResponse() == null || r.getResponse().getHeaders() == null) {
+      return null;
+    }
+    for (Map.Entry<String, String> h : r.getResponse().getHeaders().entrySet()) {
+      if ("ETag".equalsIgnoreCase(h.getKey())) {
+        return unquote(h.getValue());
+      }
+    }
+    return null;
   }
 
   @Override

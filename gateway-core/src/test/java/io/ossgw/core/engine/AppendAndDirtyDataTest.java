@@ -1,0 +1,205 @@
+package io.ossgw.core.engine;
+
+import static io.ossgw.core.engine.TestGateway.BUCKET;
+import static io.ossgw.core.engine.TestGateway.USER;
+import static io.ossgw.core.engine.TestGateway.readFile;
+import static io.ossgw.core.engine.TestGateway.utf8;
+import static io.ossgw.core.engine.TestGateway.writeFile;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.aliyun.oss.model.AppendObjectRequest;
+import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.OpenFlags;
+import io.ossgw.core.vfs.SetAttr;
+import io.ossgw.core.vfs.VirtualFileSystem;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Writes that keep what OSS already has: appends (AppendObject on Appendable objects, UploadPartCopy of the existing
+ * bytes on Normal ones) and {@code max_dirty_data} forced uploads. Every test checks the bytes in the bucket and the
+ * requests that put them there.
+ */
+class AppendAndDirtyDataTest {
+  @TempDir Path state;
+  TestGateway gw;
+
+  @BeforeEach
+  void start() {
+    gw = new TestGateway(state);
+  }
+
+  @AfterEach
+  void stop() {
+    gw.close();
+  }
+
+  private static byte[] random(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      out.writeBytes(p);
+    }
+    return out.toByteArray();
+  }
+
+  /** Opens without truncation, writes {@code tail} at the current end, closes. */
+  private static void append(VirtualFileSystem fs, String path, byte[] tail) {
+    long size = fs.getattr(path).size();
+    FileHandle h = fs.open(path, OpenFlags.READ_WRITE, USER);
+    try {
+      for (int off = 0; off < tail.length; off += 128 * 1024) {
+        fs.write(h, size + off, ByteBuffer.wrap(tail, off, Math.min(128 * 1024, tail.length - off)));
+      }
+      fs.flush(h);
+    } finally {
+      fs.release(h);
+    }
+  }
+
+  private void sdkAppend(String key, long position, byte[] data) {
+    AppendObjectRequest req = new AppendObjectRequest(BUCKET, key, new ByteArrayInputStream(data));
+    req.setPosition(position);
+    gw.sdk.appendObject(req);
+  }
+
+  @Test
+  void appendToAnAppendableObjectSendsOnlyTheNewBytesWithAppendObject() {
+    byte[] first = utf8("line 1\n");
+    sdkAppend("app.log", 0, first);
+    VirtualFileSystem fs = gw.mount();
+    fs.getattr("/app.log");
+    byte[] second = random(300 * 1024, 1);
+    byte[] third = utf8("line 3\n");
+    gw.resetCounters();
+    append(fs, "/app.log", second);
+    append(fs, "/app.log", third);
+    assertThat(gw.count("AppendObject")).isEqualTo(2);
+    assertThat(gw.count("GetObject") + gw.count("PutObject") + gw.count("UploadPartCopy")).isZero();
+    byte[] all = concat(first, second, third);
+    assertThat(gw.objectBytes("app.log")).isEqualTo(all);
+    assertThat(gw.sdk.getObjectMetadata(BUCKET, "app.log").getObjectType()).isEqualTo("Appendable");
+    assertThat(fs.getattr("/app.log").size()).isEqualTo(all.length);
+    VirtualFileSystem cold = gw.mount();
+    assertThat(readFile(cold, "/app.log")).isEqualTo(all);
+    assertThat(cold.getattr("/app.log").mtime()).isAfterOrEqualTo(fs.getattr("/app.log").mtime().minusSeconds(1));
+  }
+
+  @Test
+  void aChmodWhileAppendingRewritesAnAppendableObjectWhole() {
+    byte[] first = random(1000, 2);
+    sdkAppend("app2.log", 0, first);
+    VirtualFileSystem fs = gw.mount();
+    byte[] tail = random(500, 3);
+    FileHandle h = fs.open("/app2.log", OpenFlags.READ_WRITE, USER);
+    fs.write(h, first.length, ByteBuffer.wrap(tail));
+    fs.setattr("/app2.log", SetAttr.mode(0600), h, USER);
+    gw.resetCounters();
+    fs.release(h);
+    assertThat(gw.count("AppendObject")).isZero();
+    assertThat(gw.count("PutObject")).isEqualTo(1);
+    assertThat(gw.objectBytes("app2.log")).isEqualTo(concat(first, tail));
+    assertThat(gw.sdk.getObjectMetadata(BUCKET, "app2.log").getUserMetadata().get("mode")).isEqualTo(Integer.toString(0100600));
+  }
+
+  @Test
+  void appendToANormalObjectCopiesTheExistingBytesServerSide() {
+    VirtualFileSystem fs = gw.mount();
+    byte[] head = random(700 * 1024, 4);
+    writeFile(fs, "/n.bin", head);
+    byte[] tail = random(200 * 1024 + 7, 5);
+    gw.resetCounters();
+    append(fs, "/n.bin", tail);
+    assertThat(gw.count("InitiateMultipartUpload")).isEqualTo(1);
+    assertThat(gw.count("UploadPartCopy")).isEqualTo(1);
+    assertThat(gw.count("UploadPart")).isEqualTo(1);
+    assertThat(gw.count("CompleteMultipartUpload")).isEqualTo(1);
+    assertThat(gw.count("GetObject") + gw.count("PutObject")).isZero();
+    byte[] all = concat(head, tail);
+    assertThat(gw.objectBytes("n.bin")).isEqualTo(all);
+    assertThat(readFile(gw.mount(), "/n.bin")).isEqualTo(all);
+    assertThat(gw.sdk.getObjectMetadata(BUCKET, "n.bin").getUserMetadata()).containsKey("mode");
+  }
+
+  @Test
+  void appendToASmallNormalObjectDownloadsAndUploadsItAgain() {
+    VirtualFileSystem fs = gw.mount();
+    writeFile(fs, "/s.txt", utf8("small\n"));
+    gw.resetCounters();
+    append(fs, "/s.txt", utf8("more\n"));
+    assertThat(gw.count("GetObject")).isEqualTo(1);
+    assertThat(gw.count("PutObject")).isEqualTo(1);
+    assertThat(gw.count("UploadPartCopy") + gw.count("AppendObject")).isZero();
+    assertThat(gw.objectBytes("s.txt")).isEqualTo(utf8("small\nmore\n"));
+  }
+
+  @Test
+  void anOverwriteAfterUnchangedLeadingBytesCopiesThemAndUploadsTheRest() {
+    VirtualFileSystem fs = gw.mount();
+    byte[] data = random(600 * 1024, 6);
+    writeFile(fs, "/mid.bin", data);
+    byte[] patch = random(1000, 7);
+    FileHandle h = fs.open("/mid.bin", OpenFlags.READ_WRITE, USER);
+    gw.resetCounters();
+    fs.write(h, 300 * 1024, ByteBuffer.wrap(patch));
+    fs.release(h);
+    byte[] expected = data.clone();
+    System.arraycopy(patch, 0, expected, 300 * 1024, patch.length);
+    assertThat(gw.count("UploadPartCopy")).isEqualTo(1);
+    assertThat(gw.count("GetObject")).as("only the bytes after the patch are loaded").isEqualTo(1);
+    assertThat(gw.objectBytes("mid.bin")).isEqualTo(expected);
+  }
+
+  @Test
+  void maxDirtyDataUploadsWhatWasWrittenSoFarAndWritingGoesOn() {
+    VirtualFileSystem fs = gw.mount("max_dirty_data=50", "multipart_size=5");
+    byte[] data = random(57 * 1024 * 1024, 8);
+    int forcedAt = 50 * 1024 * 1024;
+    FileHandle h = fs.create("/dirty.bin", 0644, OpenFlags.READ_WRITE, false, USER);
+    int piece = 1024 * 1024;
+    int off = 0;
+    for (; off < forcedAt; off += piece) {
+      assertThat(gw.sdk.doesObjectExist(BUCKET, "dirty.bin")).as("nothing uploaded before 50 MB").isFalse();
+      fs.write(h, off, ByteBuffer.wrap(data, off, piece));
+    }
+    // 50 MB of dirty data: the file is in OSS, with exactly those bytes, while still open
+    assertThat(gw.objectBytes("dirty.bin")).isEqualTo(Arrays.copyOf(data, forcedAt));
+    gw.resetCounters();
+    for (; off < data.length; off += piece) {
+      fs.write(h, off, ByteBuffer.wrap(data, off, Math.min(piece, data.length - off)));
+    }
+    fs.release(h);
+    assertThat(gw.count("UploadPartCopy")).as("the first 50 MB are copied, not sent again").isEqualTo(1);
+    assertThat(gw.count("UploadPart")).isEqualTo(2); // 7 MiB of new bytes in 5 MiB parts
+    assertThat(gw.count("GetObject")).isZero();
+    assertThat(gw.objectBytes("dirty.bin")).isEqualTo(data);
+  }
+
+  @Test
+  void maxDirtyDataIsOffWithNomultipart() {
+    VirtualFileSystem fs = gw.mount("max_dirty_data=50", "nomultipart");
+    byte[] data = random(51 * 1024 * 1024, 9);
+    FileHandle h = fs.create("/one.bin", 0644, OpenFlags.READ_WRITE, false, USER);
+    for (int off = 0; off < data.length; off += 1024 * 1024) {
+      fs.write(h, off, ByteBuffer.wrap(data, off, Math.min(1024 * 1024, data.length - off)));
+    }
+    assertThat(gw.sdk.doesObjectExist(BUCKET, "one.bin")).isFalse();
+    gw.resetCounters();
+    fs.release(h);
+    assertThat(gw.count("PutObject")).isEqualTo(1);
+    assertThat(gw.objectBytes("one.bin")).isEqualTo(data);
+  }
+}
