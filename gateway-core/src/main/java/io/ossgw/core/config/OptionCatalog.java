@@ -103,7 +103,7 @@ public final class OptionCatalog {
       accepted(w, "fstab keyword, ignored");
     }
     acceptedValue("dbglevel", "crit/err/warn/info/dbg: log level (ossgw maps it to its own logger)");
-    acceptedValue("logfile", "ignored: ossgw logs to stderr (the service manager keeps it)");
+    acceptedValue("logfile", "log file of a detached (background) mount; default <state_dir>/log/mount-<mount point>.log");
     accepted("noxmlns", "legacy, ignored");
     accepted("no_time_stamp_msg", "ignored");
     accepted("noshallowcopyapi", "ignored: ossgw always uses CopyObject / UploadPartCopy");
