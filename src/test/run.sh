@@ -43,6 +43,8 @@ record() { # name rc seconds
 
 # --- 1. Maven: build everything and run every module's JUnit tests. Test failures do not stop the build, so the
 # app is still packaged and the end-to-end tests still run; the failures are counted from the Surefire reports.
+# The nfs-server tests drive nfs-rs (PyPI) through this python.
+export OSSGW_PYTHON="${OSSGW_PYTHON:-$VENV/bin/python}"
 if [[ " $STEPS " == *" maven "* ]]; then
   t0=$SECONDS
   rm -rf ./*/target/surefire-reports  # no stale reports in the counts
