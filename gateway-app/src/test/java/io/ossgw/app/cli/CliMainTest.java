@@ -30,9 +30,9 @@ class CliMainTest {
   }
 
   @Test
-  @Launch(value = {"mount", "bkt", "/tmp", "-o", "url=http://127.0.0.1:1,use_cache=/x"}, exitCode = ExitCodes.USAGE)
+  @Launch(value = {"mount", "bkt", "/tmp", "-o", "url=http://127.0.0.1:1,use_xattr"}, exitCode = ExitCodes.USAGE)
   void notImplementedOptionIsRefusedByName(LaunchResult r) {
-    assertThat(r.getErrorOutput()).contains("'use_cache' is not implemented");
+    assertThat(r.getErrorOutput()).contains("'use_xattr' is not implemented");
   }
 
   @Test

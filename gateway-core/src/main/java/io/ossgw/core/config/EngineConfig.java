@@ -1,5 +1,6 @@
 package io.ossgw.core.config;
 
+import io.ossgw.core.diskcache.DiskCacheSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -47,6 +48,7 @@ import java.time.Duration;
  * @param backwardChunks chunks kept behind the cursor ({@code direct_read_backward_chunks=})
  * @param prefetchThreads parallel read-ahead GETs ({@code direct_read_prefetch_thread=})
  * @param stateDir directory of the persistent metadata store, or null for none
+ * @param diskCache the persistent local data cache ({@code use_cache=} and its options), or null when off
  */
 public record EngineConfig(
     String endpoint,
@@ -87,7 +89,8 @@ public record EngineConfig(
     long prefetchLimit,
     int backwardChunks,
     int prefetchThreads,
-    Path stateDir) {
+    Path stateDir,
+    DiskCacheSettings diskCache) {
 
   /** One MiB; ossfs's "MB" options are MiB. */
   public static final long MB = 1024L * 1024;
@@ -180,7 +183,8 @@ public record EngineConfig(
         limit * MB,
         (int) o.getLong("direct_read_backward_chunks", 1),
         (int) o.getLong("direct_read_prefetch_thread", 64),
-        o.get("state_dir").map(Path::of).orElse(stateDir));
+        o.get("state_dir").map(Path::of).orElse(stateDir),
+        DiskCacheSettings.fromOptions(o));
   }
 
   private static void require(boolean ok, String option, String what) {

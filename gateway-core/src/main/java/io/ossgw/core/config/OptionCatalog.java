@@ -57,6 +57,13 @@ public final class OptionCatalog {
     engine("tmpdir", "/tmp", "path", "directory of the local write spool");
     engine("max_dirty_data", "5120", "MB", "upload dirty data once this much is staged (min 50, -1 off)");
     flag("enable_content_md5", "send Content-MD5 with every PutObject and UploadPart");
+    // --- persistent data cache (io.ossgw.core.diskcache)
+    engine("use_cache", "", "path", "keep data read from OSS in DIR (one sparse file per object, ETag-checked, LRU, kept across restarts)");
+    engine("ensure_diskfree", "0", "MB", "with use_cache, evict least-recently-used data to keep this much disk free");
+    engine("free_space_ratio", "0", "%", "with use_cache, keep this percentage of the disk free (not with ensure_diskfree)");
+    flag("del_cache", "delete the use_cache data of this mount at start and at unmount");
+    flag("check_cache_dir_exist", "refuse to mount when the use_cache directory does not exist (default: create it)");
+    engine("fake_diskfree", null, "MB", "test only: pretend the use_cache disk has this much free space");
     // --- read path
     flag("direct_read", "sequential reads prefetched into memory (ossgw's default read path)");
     engine("direct_read_chunk_size", "4", "MB", "size of one prefetch chunk (1..32)");
@@ -110,7 +117,6 @@ public final class OptionCatalog {
     accepted("skip_clean_statcache_on_ro_flush", "ossgw never drops cached attributes on a read-only close");
     // --- ossfs options ossgw refuses by name until they are built
     for (String n : new String[] {
-        "use_cache", "del_cache", "check_cache_dir_exist", "ensure_diskfree", "free_space_ratio", "fake_diskfree",
         "servicepath", "endpoint", "cloudbox_id", "ram_role", "disable_imdsv2", "credential_process", "credlib",
         "credlib_opts", "use_session_token", "public_bucket", "requester_pays", "default_acl", "storage_class",
         "use_sse", "ahbe_conf", "mime", "no_check_certificate", "ssl_verify_hostname", "nodnscache", "nosscache",

@@ -4,6 +4,8 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.ossgw.core.cache.MetaStore;
 import io.ossgw.core.cache.MvMetaStore;
 import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.diskcache.CachingObjectStore;
+import io.ossgw.core.diskcache.DiskCache;
 import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.memory.MemoryBudget;
 import io.ossgw.core.store.ObjectStore;
@@ -30,6 +32,7 @@ public final class Engine implements AutoCloseable {
   private final ObjectStore store;
   private final VirtualFileSystem fs;
   private final MemoryBudget budget;
+  private DiskCache diskCache;
 
   private Engine(EngineConfig config, ObjectStore store, VirtualFileSystem fs, MemoryBudget budget) {
     this.config = config;
@@ -53,11 +56,11 @@ public final class Engine implements AutoCloseable {
     ObjectStore store = new RetryingObjectStore(raw, config.retries(), 100, 5_000, null);
     try {
       checkBucket(store, config);
+      return over(config, store);
     } catch (RuntimeException e) {
       store.close();
       throw e;
     }
-    return over(config, store);
   }
 
   /** Builds an engine over a given store (tests and decorators); no bucket check. */
@@ -69,16 +72,46 @@ public final class Engine implements AutoCloseable {
   public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker) {
     MemoryBudget budget = new MemoryBudget(MemoryBudget.defaultCapacity(config.prefetchLimit()));
     BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
+    DiskCache diskCache = openDiskCache(config);
+    ObjectStore data = diskCache == null ? store : new CachingObjectStore(store, diskCache);
     MetaStore metaStore = config.stateDir() == null ? MetaStore.NONE : MvMetaStore.open(metaStoreFile(config));
-    return new Engine(config, store, new OssFileSystem(config, store, pool, metaStore, ticker), budget);
+    Engine e = new Engine(config, store, new OssFileSystem(config, data, pool, metaStore, ticker), budget);
+    e.diskCache = diskCache;
+    return e;
+  }
+
+  /**
+   * The {@code use_cache} data cache of this mount, or null when off.
+   *
+   * @throws EngineException when the cache directory is missing (check_cache_dir_exist) or unusable
+   */
+  private static DiskCache openDiskCache(EngineConfig config) {
+    if (config.diskCache() == null) {
+      return null;
+    }
+    try {
+      return DiskCache.open(config.diskCache(), config.bucket(), mountId(config));
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      throw new EngineException(e.getMessage(), e);
+    }
+  }
+
+  /** The persistent data cache ({@code use_cache=}), or null when off. */
+  public DiskCache diskCache() {
+    return diskCache;
   }
 
   /** One store file per endpoint, bucket and prefix: {@code <state_dir>/meta-<sha256 prefix>.mv}. */
   static Path metaStoreFile(EngineConfig config) {
+    return config.stateDir().resolve("meta-" + mountId(config) + ".mv");
+  }
+
+  /** 16 hex digits of SHA-256 over endpoint, bucket and prefix: names this mount's state files. */
+  static String mountId(EngineConfig config) {
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(
           (config.endpoint() + "\n" + config.bucket() + "\n" + config.prefix()).getBytes(StandardCharsets.UTF_8));
-      return config.stateDir().resolve("meta-" + HexFormat.of().formatHex(d, 0, 8) + ".mv");
+      return HexFormat.of().formatHex(d, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
@@ -115,13 +148,19 @@ public final class Engine implements AutoCloseable {
     return config;
   }
 
-  /** Flushes open files, then closes the store. */
+  /** Flushes open files, then closes the store and the data cache (deleting it with {@code del_cache}). */
   @Override
   public void close() {
     try {
       fs.close();
     } finally {
-      store.close();
+      try {
+        store.close();
+      } finally {
+        if (diskCache != null) {
+          diskCache.close();
+        }
+      }
     }
   }
 }
