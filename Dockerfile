@@ -1,0 +1,62 @@
+# syntax=docker/dockerfile:1
+# ossgw image: NFS exports, SMB shares and FUSE mounts of OSS buckets from one JVM (docs/deploy.md).
+#   docker build -t ossgw .
+#   docker run --device /dev/fuse --cap-add SYS_ADMIN -p 2049:2049 -p 445:445 -p 8080:8080 \
+#     -v /srv/ossgw/etc:/etc/ossgw:ro -v ossgw-state:/var/lib/ossgw ossgw
+# No credentials are baked in: pass OSS_ACCESS_KEY_ID/OSS_ACCESS_KEY_SECRET (or *_FILE pointing at mounted secrets).
+
+# --- build: the Maven Wrapper on a JDK 25 image (the wrapper pins Maven 3.9.16, see .mvn/wrapper)
+FROM eclipse-temurin:25-jdk-noble AS build
+WORKDIR /src
+# Poms first, so the dependency layer is reused while only sources change.
+COPY mvnw pom.xml ./
+COPY .mvn .mvn
+COPY gateway-core/pom.xml gateway-core/
+COPY oss-emulator/pom.xml oss-emulator/
+COPY nfs-server/pom.xml nfs-server/
+COPY fuse-adapter/pom.xml fuse-adapter/
+COPY gateway-app/pom.xml gateway-app/
+COPY jmh/pom.xml jmh/
+# Best effort: go-offline cannot resolve the reactor's own modules; whatever it misses, the package step fetches.
+RUN ./mvnw -B -q -pl gateway-app -am dependency:go-offline -DexcludeReactor=true || true
+COPY gateway-core gateway-core
+COPY oss-emulator oss-emulator
+COPY nfs-server nfs-server
+COPY fuse-adapter fuse-adapter
+COPY gateway-app gateway-app
+RUN ./mvnw -B -q -pl gateway-app -am package -DskipTests
+
+# --- Java 25 runtime: Debian bookworm's apt has none, so the Temurin 25 JRE is copied in (glibc build; bookworm's
+# glibc 2.36 is new enough)
+FROM eclipse-temurin:25-jre-noble AS jre
+
+# --- run: debian:bookworm-slim with libfuse2 (jnr-fuse loads libfuse.so.2), fuse (fusermount), samba (smbd for SMB
+# shares, supervised by the gateway) and tini (PID 1: reaps smbd's children, forwards SIGTERM)
+FROM debian:bookworm-slim
+ENV JAVA_HOME=/opt/java/openjdk \
+    OSSGW_HOME=/opt/ossgw \
+    LANG=C.UTF-8
+ENV PATH="${JAVA_HOME}/bin:${PATH}"
+# Versions are not pinned on purpose: bookworm's security updates replace them (a pin would break rebuilds); the
+# suite is pinned by the base image tag.
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libfuse2 fuse samba tini ca-certificates curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && rm -f /etc/samba/smb.conf \
+ && mkdir -p /etc/ossgw /var/lib/ossgw /var/cache/ossgw /mnt/ossgw
+COPY --from=jre /opt/java/openjdk /opt/java/openjdk
+COPY --from=build /src/gateway-app/target/quarkus-app /opt/ossgw/quarkus-app
+COPY docker/entrypoint.sh /usr/local/bin/ossgw-entrypoint
+RUN chmod 0755 /usr/local/bin/ossgw-entrypoint \
+ && java -version
+
+# 2049 NFS (and MOUNT on the same port), 445 SMB, 8080 health + metrics; 111 only with ossgw.nfs.rpcbind=true
+EXPOSE 2049/tcp 445/tcp 8080/tcp
+# State (inode table, emulator data), write spool (tmpdir option) and the FUSE mount points
+VOLUME ["/var/lib/ossgw", "/var/cache/ossgw"]
+# Runs as root (the base image's user): FUSE mounts need CAP_SYS_ADMIN and smbd switches to each connected user's uid.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
+  CMD ["sh", "-c", "curl -fsS http://127.0.0.1:${QUARKUS_HTTP_PORT:-8080}/q/health/ready >/dev/null"]
+ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/bin/ossgw-entrypoint"]
+CMD ["serve"]

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Packaging check (issue 5), offline: no Docker engine and no cluster are needed.
+#   1. hadolint on the Dockerfile (and a known-bad Dockerfile must fail: the linter really runs)
+#   2. helm lint --strict on the chart with its default values and each helm/examples/*.yaml
+#   3. helm template for each of those; every rendered manifest decoded strictly into the k8s.io/api types by
+#      tools/manifest-check (plus the YAML manifests of docs/deploy.md); a manifest with an unknown field must fail
+#   4. values.schema.json refuses an unknown key
+#   5. the values table of docs/deploy.md matches values.yaml (values_table.py check)
+#   6. docker/entrypoint.sh on the host: credentials from *_FILE, a missing OSSGW_CONFIG_FILE refused, and `serve`
+#      with a config (embedded emulator, one NFS export on a free port of 127.0.0.1): nfs-cp a file in, nfs-ls lists
+#      it, nfs-cat reads it back, /q/health/ready is UP, SIGTERM ends it with exit 0
+# Tools come from src/test/packaging/install-tools.sh (helm + manifest-check under $OSSGW_TOOLS, hadolint + PyYAML in
+# the venv, nfs-ls/nfs-cp/nfs-cat from libnfs-utils); .ci/run runs it. Writes $LOGS/packaging-check.xml (JUnit) and
+# ends with "packaging: N passed, N failed". Exit 1 if any check failed, 2 if a tool is missing.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
+cd "$ROOT"
+TOOLS="${OSSGW_TOOLS:-$HOME/.cache/ossgw-tools}"
+VENV="${OSSGW_VENV:-$ROOT/.venv}"
+LOGS="${OSSGW_TEST_LOGS:-$ROOT/target/test-logs}"
+HELM="$TOOLS/bin/helm"
+MC="$TOOLS/bin/manifest-check"
+HADOLINT="$VENV/bin/hadolint"
+PY="$VENV/bin/python"
+KUBE_VERSION=1.31.0
+# A JDK >= 25 for the entrypoint and (when the app is stale) the build: JAVA_HOME, else the newest under /usr/lib/jvm.
+java_major() {
+  "$1" -version 2>&1 | awk -F'"' '/version/ {print $2; exit}' | awk -F. '{ if ($1 == "1") print $2; else print $1 }'
+}
+for c in ${JAVA_HOME:+"$JAVA_HOME"} $(ls -d /usr/lib/jvm/* 2>/dev/null | sort -rV); do
+  v="$(java_major "$c/bin/java" 2>/dev/null || true)"
+  if [[ "$v" =~ ^[0-9]+$ ]] && (( v >= 25 )); then export JAVA_HOME="$c"; break; fi
+done
+mkdir -p "$LOGS"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/ossgw-packaging.XXXXXX")"
+SERVE_PID=""
+cleanup() {
+  if [[ -n "$SERVE_PID" ]] && kill -0 "$SERVE_PID" 2>/dev/null; then
+    kill "$SERVE_PID" 2>/dev/null
+    wait "$SERVE_PID" 2>/dev/null
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for t in "$HELM" "$MC" "$HADOLINT" "$PY"; do
+  [[ -x "$t" ]] || { echo "packaging: $t is missing; run src/test/packaging/install-tools.sh" >&2; exit 2; }
+done
+for t in nfs-ls nfs-cp nfs-cat curl; do
+  command -v "$t" >/dev/null || { echo "packaging: $t is missing (apt-get install libnfs-utils curl)" >&2; exit 2; }
+done
+
+PASSED=0
+FAILED=0
+CASES=()
+# check NAME COMMAND...: runs the command, output in $WORK/NAME.log, shown when it fails.
+check() {
+  local name="$1" t0=$SECONDS rc
+  shift
+  "$@" >"$WORK/out.log" 2>&1
+  rc=$?
+  if [[ $rc == 0 ]]; then
+    PASSED=$((PASSED + 1))
+    printf '  ok    %s\n' "$name"
+    CASES+=("<testcase classname=\"packaging\" name=\"$name\" time=\"$((SECONDS - t0))\"/>")
+  else
+    FAILED=$((FAILED + 1))
+    printf '  FAIL  %s (exit %s)\n' "$name" "$rc"
+    sed 's/^/        /' "$WORK/out.log" | tail -40
+    local msg
+    msg="$(tail -20 "$WORK/out.log" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')"
+    CASES+=("<testcase classname=\"packaging\" name=\"$name\" time=\"$((SECONDS - t0))\"><failure message=\"exit $rc\">$msg</failure></testcase>")
+  fi
+}
+# fails COMMAND...: succeeds when the command fails (the negative checks: the tools really reject bad input).
+fails() { ! "$@"; }
+
+echo "packaging: helm $("$HELM" version --short), $("$HADOLINT" --version)"
+
+# --- 1. Dockerfile
+check "hadolint Dockerfile" "$HADOLINT" Dockerfile
+printf 'FROM debian:latest\nRUN apt-get install curl\nCMD bash\n' >"$WORK/Dockerfile.bad"
+check "hadolint rejects a bad Dockerfile" fails "$HADOLINT" "$WORK/Dockerfile.bad"
+check "entrypoint is valid bash" bash -n docker/entrypoint.sh
+
+# --- 2./3. chart: lint, render, validate
+# External objects each values file names (created outside the chart).
+declare -A EXTERNAL=([existing-secret]="Secret/oss-credentials,Secret/ossgw-smb-users")
+VALUES=(default helm/examples/*.yaml)
+render() { # name values-file|default -> $WORK/render-NAME.yaml
+  local args=()
+  [[ "$2" != default ]] && args=(-f "$2")
+  "$HELM" template "pkg-$1" helm/ossgw "${args[@]}" --kube-version "$KUBE_VERSION" --namespace storage \
+    >"$WORK/render-$1.yaml"
+}
+for v in "${VALUES[@]}"; do
+  name="$(basename "$v" .yaml)"
+  args=()
+  [[ "$v" != default ]] && args=(-f "$v")
+  check "helm lint --strict ($name)" "$HELM" lint --strict helm/ossgw "${args[@]}" --kube-version "$KUBE_VERSION"
+  check "helm template ($name)" render "$name" "$v"
+  check "manifest-check ($name)" "$MC" -external "${EXTERNAL[$name]:-}" "$WORK/render-$name.yaml"
+done
+check "manifest-check (docs/deploy.md)" "$MC" docs/deploy.md
+# Every fuse.mode and persistence on/off renders valid manifests too.
+for mode in sysadmin privileged devicePlugin none; do
+  check "manifest-check (fuse.mode=$mode, persistence)" bash -c "\"$HELM\" template m helm/ossgw \
+    -f helm/examples/both.yaml --set fuse.mode=$mode --set persistence.enabled=$([[ $mode == none ]] && echo false \
+    || echo true) --kube-version $KUBE_VERSION | \"$MC\" -"
+done
+# The checker really rejects what the API server would: an unknown field, a selector that matches nothing.
+sed 's/imagePullPolicy:/imagePulPolicy:/' "$WORK/render-both.yaml" >"$WORK/bad-field.yaml"
+check "manifest-check rejects an unknown field" fails "$MC" "$WORK/bad-field.yaml"
+sed 's/targetPort: nfs/targetPort: nfs-typo/' "$WORK/render-both.yaml" >"$WORK/bad-port.yaml"
+check "manifest-check rejects a Service targetPort the pod lacks" fails "$MC" "$WORK/bad-port.yaml"
+
+# --- 4. values schema
+check "values.schema.json rejects an unknown key" fails "$HELM" lint --strict helm/ossgw --set imagePulPolicy=x \
+  --kube-version "$KUBE_VERSION"
+check "values.schema.json rejects a bad squash" fails "$HELM" lint --strict helm/ossgw --set exports.a.bucket=b1 \
+  --set exports.a.squash=some --kube-version "$KUBE_VERSION"
+
+# --- memory budget: 25% of a 1.5Gi limit is 384 MB
+memory_budget() {
+  "$HELM" template m helm/ossgw --set resources.limits.memory=1.5Gi --kube-version "$KUBE_VERSION" \
+    | grep -q '^    ossgw.options.memory_limit=384$'
+}
+check "memory_limit derived from resources.limits.memory" memory_budget
+
+# --- 5. docs
+check "values table of docs/deploy.md" "$PY" src/test/packaging/values_table.py check
+
+# --- 6. the entrypoint on the host
+JAR_DIR="$ROOT/gateway-app/target/quarkus-app"
+entrypoint() { OSSGW_HOME="$ROOT/gateway-app/target" docker/entrypoint.sh "$@"; }
+secret_files() {
+  printf 'AKID-from-file\n' >"$WORK/ak"
+  printf 'SK-from-file' >"$WORK/sk"
+  OSS_ACCESS_KEY_ID_FILE="$WORK/ak" OSS_ACCESS_KEY_SECRET_FILE="$WORK/sk" OSSGW_CONFIG_FILE=/nonexistent \
+    entrypoint env >"$WORK/env.txt"
+  grep -qx 'OSS_ACCESS_KEY_ID=AKID-from-file' "$WORK/env.txt" && grep -qx 'OSS_ACCESS_KEY_SECRET=SK-from-file' \
+    "$WORK/env.txt" && ! grep -q '^OSS_ACCESS_KEY_[A-Z]*_FILE=' "$WORK/env.txt"
+}
+check "entrypoint: credentials from *_FILE" secret_files
+missing_config() {
+  OSSGW_CONFIG_FILE="$WORK/none.properties" entrypoint serve
+  [[ $? == 64 ]]
+}
+check "entrypoint: missing OSSGW_CONFIG_FILE refused" missing_config
+
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+serve_nfs() {
+  if [[ ! -f "$JAR_DIR/quarkus-run.jar" ]] || [[ -n "$(find "$ROOT"/*/src/main "$ROOT"/*/pom.xml -newer \
+      "$JAR_DIR/quarkus-run.jar" -print -quit)" ]]; then
+    echo "building gateway-app"
+    ./mvnw -B -q -o -DskipTests package -pl gateway-app -am || ./mvnw -B -q -DskipTests package -pl gateway-app -am \
+      || return 1
+  fi
+  local http nfs url deadline ready=""
+  http="$(free_port)"
+  nfs="$(free_port)"
+  cat >"$WORK/ossgw.properties" <<EOF
+ossgw.state-dir=$WORK/state
+quarkus.http.host=127.0.0.1
+quarkus.http.port=$http
+ossgw.emulator.storage=memory
+ossgw.nfs.bind=127.0.0.1
+ossgw.nfs.port=$nfs
+ossgw.exports.pkg.bucket=demo
+EOF
+  OSSGW_CONFIG_FILE="$WORK/ossgw.properties" entrypoint >"$WORK/serve.log" 2>&1 &
+  SERVE_PID=$!
+  deadline=$((SECONDS + 90))
+  while (( SECONDS < deadline )) && kill -0 "$SERVE_PID" 2>/dev/null; do
+    if curl -fsS "http://127.0.0.1:$http/q/health/ready" >"$WORK/ready.json" 2>/dev/null; then ready=1; break; fi
+    sleep 0.5
+  done
+  cat "$WORK/serve.log"
+  [[ -n "$ready" ]] || { echo "not ready"; cat "$WORK/ready.json" 2>/dev/null; return 1; }
+  grep -q '"status": *"UP"' "$WORK/ready.json" || { cat "$WORK/ready.json"; return 1; }
+  url="nfs://127.0.0.1/demo?nfsport=$nfs&mountport=$nfs&version=3"
+  head -c 300000 /dev/urandom >"$WORK/blob.bin"
+  nfs-cp "$WORK/blob.bin" "nfs://127.0.0.1/demo/blob.bin?nfsport=$nfs&mountport=$nfs&version=3" || return 1
+  nfs-ls "$url" | tee "$WORK/ls.txt"
+  grep -q 'blob.bin' "$WORK/ls.txt" || { echo "blob.bin not listed"; return 1; }
+  nfs-cat "nfs://127.0.0.1/demo/blob.bin?nfsport=$nfs&mountport=$nfs&version=3" >"$WORK/back.bin" || return 1
+  cmp "$WORK/blob.bin" "$WORK/back.bin" || return 1
+  kill -TERM "$SERVE_PID"
+  wait "$SERVE_PID"
+  local rc=$?
+  SERVE_PID=""
+  [[ $rc == 0 ]] || { echo "serve exited with $rc after SIGTERM"; tail -20 "$WORK/serve.log"; return 1; }
+}
+check "entrypoint: serve with an NFS export (nfs-cp, nfs-ls, nfs-cat, ready, SIGTERM)" serve_nfs
+
+{
+  echo '<?xml version="1.0" encoding="UTF-8"?>'
+  echo "<testsuite name=\"packaging\" tests=\"$((PASSED + FAILED))\" failures=\"$FAILED\" errors=\"0\" skipped=\"0\">"
+  printf '%s\n' "${CASES[@]}"
+  echo '</testsuite>'
+} >"$LOGS/packaging-check.xml"
+echo "packaging: $PASSED passed, $FAILED failed"
+[[ $FAILED == 0 ]]
