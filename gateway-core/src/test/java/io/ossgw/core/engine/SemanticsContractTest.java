@@ -127,6 +127,35 @@ class SemanticsContractTest {
       cold.getattr("/r");
       return () -> assertThat(readFile(cold, "/r")).hasSize(100 * 1024);
     });
+    SCENARIOS.put("append-appendable", gw -> {
+      com.aliyun.oss.model.AppendObjectRequest req =
+          new com.aliyun.oss.model.AppendObjectRequest(BUCKET, "log", new ByteArrayInputStream(utf8("first\n")));
+      req.setPosition(0L);
+      gw.sdk.appendObject(req);
+      VirtualFileSystem fs = gw.mount();
+      fs.getattr("/log");
+      return () -> appendAtEnd(fs, "/log", new byte[1024]);
+    });
+    SCENARIOS.put("append-normal-1MiB", gw -> {
+      VirtualFileSystem fs = gw.mount();
+      writeFile(fs, "/n", new byte[1024 * 1024]);
+      return () -> appendAtEnd(fs, "/n", new byte[100 * 1024]);
+    });
+    SCENARIOS.put("append-small", gw -> {
+      VirtualFileSystem fs = gw.mount();
+      writeFile(fs, "/s", utf8("0123456789"));
+      return () -> appendAtEnd(fs, "/s", utf8("more"));
+    });
+    SCENARIOS.put("read-use-cache", gw -> {
+      String cache = "use_cache=" + gw.stateDir.resolve("cache");
+      VirtualFileSystem fs = gw.mount(cache);
+      writeFile(fs, "/r", new byte[100 * 1024]);
+      readFile(fs, "/r");
+      gw.closeEngines();
+      VirtualFileSystem cold = gw.mount(cache);
+      cold.getattr("/r");
+      return () -> assertThat(readFile(cold, "/r")).hasSize(100 * 1024);
+    });
     SCENARIOS.put("truncate-path", gw -> {
       VirtualFileSystem fs = gw.mount();
       writeFile(fs, "/t", new byte[100 * 1024]);
@@ -184,6 +213,17 @@ class SemanticsContractTest {
         assertThat(cold.readlink("/l")).isEqualTo("target");
       };
     });
+  }
+
+  /** Opens without truncation, writes at the end, closes (what {@code >>} does). */
+  private static void appendAtEnd(VirtualFileSystem fs, String path, byte[] data) {
+    long size = fs.getattr(path).size();
+    FileHandle h = fs.open(path, OpenFlags.READ_WRITE, USER);
+    try {
+      fs.write(h, size, ByteBuffer.wrap(data));
+    } finally {
+      fs.release(h);
+    }
   }
 
   private static VirtualFileSystem remount(TestGateway gw) {
