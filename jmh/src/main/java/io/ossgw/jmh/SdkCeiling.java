@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The raw-SDK ceiling every gateway figure in docs/benchmarks.md is compared with: the same transfer done directly with
@@ -32,10 +33,15 @@ import java.util.concurrent.Future;
  *   <li>{@code get}: the same object read sequentially with {@code parallel} ranged GETs of {@code chunk} bytes in flight
  *       (what its read-ahead does);
  *   <li>{@code small}: {@code count} objects of {@code smallSize} bytes written, then read back, by {@code threads}
- *       threads (PutObject / GetObject each).
+ *       threads (PutObject / GetObject each);
+ *   <li>{@code rndget} (with {@code rnd=SECONDS}): one thread reading random {@code block}-byte ranges of the large
+ *       object for that long (what a random 16 KiB reader costs at best);
+ *   <li>{@code many-get} (with {@code many=N}): the existing objects {@code manyPrefix}0..N-1 read concurrently, one
+ *       streaming GetObject each (what N sequential readers of large files cost at best).
  * </ul>
  * Usage: {@code java -cp benchmarks.jar io.ossgw.jmh.SdkCeiling ENDPOINT BUCKET AK SK [size=1g part=10m chunk=4m
- * parallel=5 count=0 smallSize=131072 threads=128]}
+ * parallel=5 count=0 smallSize=131072 threads=128 rnd=0 block=16k many=0 manyPrefix=dr/f]}; {@code size=0} skips
+ * put/get.
  */
 public final class SdkCeiling {
   private SdkCeiling() {}
@@ -50,12 +56,12 @@ public final class SdkCeiling {
     int count = Integer.parseInt(arg(args, "count", "0"));
     int smallSize = (int) parseSize(arg(args, "smallSize", "131072"));
     int threads = Integer.parseInt(arg(args, "threads", "128"));
-    ClientBuilderConfiguration conf = new ClientBuilderConfiguration();
-    conf.setSignatureVersion(SignVersion.V4);
-    conf.setMaxConnections(512);
-    OSS oss = OSSClientBuilder.create().endpoint(endpoint).credentialsProvider(new DefaultCredentialProvider(args[2], args[3]))
-        .clientConfiguration(conf).region("cn-hangzhou").build();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(parallel, threads));
+    int rndSeconds = Integer.parseInt(arg(args, "rnd", "0"));
+    int block = (int) parseSize(arg(args, "block", "16k"));
+    int many = Integer.parseInt(arg(args, "many", "0"));
+    String manyPrefix = arg(args, "manyPrefix", "dr/f");
+    OSS oss = client(endpoint, args[2], args[3]);
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(Math.max(parallel, threads), many));
     try {
       if (size > 0) {
         byte[] partData = new byte[(int) part];
@@ -101,6 +107,9 @@ public final class SdkCeiling {
           f.get();
         }
         report("get", size, t0);
+        if (rndSeconds > 0) {
+          randomGets(oss, bucket, size, block, rndSeconds);
+        }
         oss.deleteObject(bucket, "sdk-ceiling.bin");
       }
       if (count > 0) {
@@ -120,17 +129,64 @@ public final class SdkCeiling {
         });
         report("small-get", (long) count * smallSize, t0);
       }
+      if (many > 0) {
+        AtomicLong got = new AtomicLong();
+        long t0 = System.nanoTime();
+        runAll(pool, many, i -> {
+          byte[] buf = new byte[64 * 1024];
+          try (OSSObject o = oss.getObject(bucket, manyPrefix + i); InputStream in = o.getObjectContent()) {
+            for (int k; (k = in.read(buf)) > 0; ) {
+              got.addAndGet(k);
+            }
+          }
+        });
+        report("many-get", got.get(), t0);
+      }
     } finally {
       pool.shutdown();
       oss.shutdown();
     }
   }
 
+  /**
+   * One thread reading {@code block}-byte ranges at random block-aligned offsets of {@code sdk-ceiling.bin} for
+   * {@code seconds}: the latency-bound ceiling of a random-read workload (sysbench rndrd). Prints {@code rndget MB/s
+   * seconds ops/s}.
+   */
+  private static void randomGets(OSS oss, String bucket, long size, int block, int seconds) throws Exception {
+    java.util.Random rnd = new java.util.Random(7);
+    long blocks = size / block;
+    long ops = 0;
+    long t0 = System.nanoTime();
+    long end = t0 + seconds * 1_000_000_000L;
+    byte[] buf = new byte[block];
+    while (System.nanoTime() < end) {
+      long off = (long) (rnd.nextDouble() * blocks) * block;
+      GetObjectRequest req = new GetObjectRequest(bucket, "sdk-ceiling.bin");
+      req.setRange(off, off + block - 1);
+      try (OSSObject o = oss.getObject(req); InputStream in = o.getObjectContent()) {
+        in.readNBytes(buf, 0, block);
+      }
+      ops++;
+    }
+    double s = (System.nanoTime() - t0) / 1e9;
+    System.out.printf(Locale.ROOT, "rndget %.1f %.3f %.1f%n", ops * (double) block / 1e6 / s, s, ops / s);
+  }
+
+  /** A V4-signing client for {@code endpoint} (region cn-hangzhou) with up to 512 connections. */
+  static OSS client(String endpoint, String ak, String sk) {
+    ClientBuilderConfiguration conf = new ClientBuilderConfiguration();
+    conf.setSignatureVersion(SignVersion.V4);
+    conf.setMaxConnections(512);
+    return OSSClientBuilder.create().endpoint(endpoint).credentialsProvider(new DefaultCredentialProvider(ak, sk))
+        .clientConfiguration(conf).region("cn-hangzhou").build();
+  }
+
   interface IndexedTask {
     void run(int i) throws Exception;
   }
 
-  private static void runAll(ExecutorService pool, int count, IndexedTask task) throws Exception {
+  static void runAll(ExecutorService pool, int count, IndexedTask task) throws Exception {
     List<Future<?>> fs = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       int k = i;
@@ -149,7 +205,7 @@ public final class SdkCeiling {
     System.out.printf(Locale.ROOT, "%s %.1f %.3f%n", name, bytes / 1e6 / s, s);
   }
 
-  private static String arg(String[] args, String name, String def) {
+  static String arg(String[] args, String name, String def) {
     for (String a : args) {
       if (a.startsWith(name + "=")) {
         return a.substring(name.length() + 1);
