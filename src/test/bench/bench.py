@@ -1,0 +1,318 @@
+"""ossgw benchmark harness (issue 6): the six workloads of docs/benchmarks.md against the OSS emulator on loopback, each
+transfer beside the raw-SDK ceiling measured in the same run. Started by run.sh, which installs the tools, builds the
+jars and copies them into the work directory; this file only measures and writes results.json, then calls report.py.
+
+Knobs (environment, sizes like 1g / 128k): SEQ_SIZE=1g SMALL_COUNT=10000 SMALL_SIZE=128k SMALL_THREADS=128
+LS_COUNTS=1000,3000 LS_FILE_SIZE=1k DR_FILES=10 DR_SIZE=256m SB_FILES=128 SB_FILE_SIZE=8m SB_TIME=20 SB_FLAGS=direct RND_TIME=10
+STEPS=seq,small,ls,dr,sysbench PROFILE=1 GW_JAVA_OPTS="" GW_OPTIONS="opt=v,flag" DR_OPTIONS="direct_read"."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import benchlib as b
+from benchlib import log
+
+BUCKET, AK, SK = "bench", "bench-ak", "bench-sk-0123456789"
+
+
+def size(v):
+    v = v.strip().lower()
+    mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(v[-1], 1)
+    return int(v[:-1] if mult > 1 else v) * mult
+
+
+def options(spec):
+    out = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        k, _, v = part.partition("=")
+        out[k] = v if v else "true"
+    return out
+
+
+class Bench:
+    def __init__(self, work, out, java):
+        e = os.environ.get
+        self.work, self.out, self.java = work, out, java
+        self.app = os.path.join(work, "app", "quarkus-run.jar")
+        self.jar = os.path.join(work, "benchmarks.jar")
+        self.seq = size(e("SEQ_SIZE", "1g"))
+        self.small_n, self.small_size = int(e("SMALL_COUNT", "10000")), size(e("SMALL_SIZE", "128k"))
+        self.small_threads = int(e("SMALL_THREADS", "128"))
+        self.ls_counts = [int(x) for x in e("LS_COUNTS", "1000,3000").split(",")]
+        self.ls_file_size = size(e("LS_FILE_SIZE", "1k"))
+        self.dr_files, self.dr_size = int(e("DR_FILES", "10")), size(e("DR_SIZE", "256m"))
+        self.sb_files, self.sb_file_size = int(e("SB_FILES", "128")), size(e("SB_FILE_SIZE", "8m"))
+        self.sb_time, self.rnd_time = int(e("SB_TIME", "20")), int(e("RND_TIME", "10"))
+        self.sb_flags = e("SB_FLAGS", "direct")
+        self.steps = e("STEPS", "seq,small,ls,dr,sysbench").split(",")
+        self.profile = e("PROFILE", "1") == "1"
+        self.gw_java_opts = e("GW_JAVA_OPTS", "").split()
+        self.gw_options = options(e("GW_OPTIONS", ""))
+        self.dr_options = options(e("DR_OPTIONS", "direct_read"))
+        self.results = {"knobs": {k: e(k) for k in ("SEQ_SIZE", "SMALL_COUNT", "SMALL_SIZE", "SMALL_THREADS",
+                                                    "LS_COUNTS", "DR_FILES", "DR_SIZE", "SB_FILES", "SB_FILE_SIZE",
+                                                    "SB_TIME", "SB_FLAGS", "LS_FILE_SIZE", "RND_TIME", "STEPS", "GW_JAVA_OPTS", "GW_OPTIONS",
+                                                    "DR_OPTIONS") if e(k)},
+                        "rows": [], "ls": [], "dr": None, "sysbench": [], "profiles": {}, "ceiling": {}}
+        self.passwd = os.path.join(work, "passwd")
+        with open(self.passwd, "w") as f:
+            f.write(f"{BUCKET}:{AK}:{SK}\n")
+        os.chmod(self.passwd, 0o600)
+        self.emu = b.Emulator(java, self.app, work, BUCKET, AK, SK)
+        self.gw = None
+
+    # --- plumbing -------------------------------------------------------------------------------------------------
+    def gateway(self, extra=None, fresh=True):
+        """A gateway with the default options (+ GW_OPTIONS, + extra); fresh = state dir wiped (never seen a key)."""
+        if self.gw:
+            self.gw.stop()
+        if fresh:
+            b.wipe(os.path.join(self.work, "state"))
+        opts = dict(self.gw_options, **(extra or {}))
+        log(f"gateway up, options {opts or 'default'}")
+        self.gw = b.Gateway(self.java, self.app, self.work, self.emu, BUCKET, self.passwd, opts, self.gw_java_opts)
+        return self.gw
+
+    def tool(self, cls, *args):
+        """Runs one of our Java tools from benchmarks.jar; returns its stdout lines split into fields."""
+        r = subprocess.run([self.java, "-cp", self.jar, f"io.ossgw.jmh.{cls}", *map(str, args)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"{cls} failed:\n{r.stdout}\n{r.stderr[-3000:]}")
+        return [line.split() for line in r.stdout.splitlines() if line.strip()]
+
+    def sdk(self, *args):
+        return {f[0]: {"mbps": float(f[1]), "s": float(f[2]), **({"ops": float(f[3])} if len(f) > 3 else {})}
+                for f in self.tool("SdkCeiling", self.emu.endpoint, BUCKET, AK, SK, *args)}
+
+    def seed(self, prefix, count, nbytes, threads=32):
+        log(f"seeding {count} x {nbytes} B under {prefix}")
+        self.tool("SeedObjects", self.emu.endpoint, BUCKET, AK, SK, f"prefix={prefix}", f"count={count}",
+                  f"size={nbytes}", f"threads={threads}")
+
+    def measure(self, name, fn, profile=False):
+        """Runs fn() with the load average, CPU use per process and (optionally) JFR profiles recorded."""
+        load = os.getloadavg()[0]
+        jdk_bin = os.path.dirname(self.java)
+        tag = "p" + str(len(self.results["profiles"]))  # jcmd splits arguments at spaces and commas
+        if profile and self.profile:
+            for who, pid in (("gateway", self.gw.pid), ("emulator", self.emu.pid)):
+                subprocess.run([os.path.join(jdk_bin, "jcmd"), str(pid), "JFR.start", f"name={tag}", "settings=profile"],
+                               capture_output=True)
+        with b.Usage(self.gw.pid, self.emu.pid, threads=profile) as u:
+            value = fn()
+        if profile and self.profile:
+            self.results["profiles"][name] = {}
+            for who, pid in (("gateway", self.gw.pid), ("emulator", self.emu.pid)):
+                f = os.path.join(self.work, f"{tag}-{who}.jfr")
+                subprocess.run([os.path.join(jdk_bin, "jcmd"), str(pid), "JFR.stop", f"name={tag}", f"filename={f}"], capture_output=True)
+                v = subprocess.run([os.path.join(jdk_bin, "jfr"), "view", "--width", "150",
+                                    "hot-methods", f], capture_output=True, text=True)
+                lines = [x for x in v.stdout.splitlines() if x.strip()]
+                self.results["profiles"][name][who] = "\n".join(lines[:16])
+            self.results["profiles"][name]["threads"] = u.top_threads
+        ctx = {"load1": round(load, 2), "wall_s": round(u.wall, 3), **u.as_dict()}
+        log(f"{name}: {ctx}")
+        return value, ctx
+
+    def row(self, name, nbytes, seconds, ctx, ceiling_key, target=None, note=""):
+        ceil = self.results["ceiling"].get(ceiling_key)
+        mbps = nbytes / 1e6 / seconds
+        ratio = mbps / ceil["mbps"] if ceil else None
+        self.results["rows"].append({"name": name, "mbps": round(mbps, 1), "seconds": round(seconds, 3),
+                                     "ceiling": ceiling_key if ceil else None,
+                                     "ceiling_mbps": ceil["mbps"] if ceil else None,
+                                     "ratio": round(ratio, 3) if ratio else None, "target": target,
+                                     "met": (ratio >= target) if (ratio and target) else None, "note": note, **ctx})
+
+    def fio(self, args):
+        t0 = time.monotonic()
+        r = subprocess.run(["fio", "--output-format=json", "--ioengine=psync", "--bs=1M", *args],
+                           capture_output=True, text=True)
+        wall = time.monotonic() - t0
+        if r.returncode != 0:
+            raise RuntimeError("fio failed: " + r.stdout[-2000:] + r.stderr[-2000:])
+        return wall, json.loads(r.stdout[r.stdout.index("{"):])
+
+    # --- 1 + 2: fio sequential ------------------------------------------------------------------------------------
+    def step_seq(self):
+        gw = self.gateway()
+        f = os.path.join(gw.mnt, "fio-seq.bin")
+        common = [f"--filename={f}", f"--size={self.seq}"]
+        (wall, j), ctx = self.measure("fio seq write 1 MiB, 1 job, direct=1", lambda: self.fio(
+            ["--name=seqwr", "--rw=write", "--direct=1", "--fallocate=none", "--end_fsync=1", *common]), True)
+        fio_bw = j["jobs"][0]["write"]["bw_bytes"] / 1e6
+        ceil = self.sdk(f"size={self.seq}", "part=10m", "chunk=4m", "parallel=5", f"rnd={self.rnd_time}", "block=16k")
+        self.results["ceiling"].update({"put": ceil["put"], "get": ceil["get"], "rndget": ceil.get("rndget")})
+        self.row("fio seq write 1 MiB, 1 job, direct=1", self.seq, wall, ctx, "put", 0.85,
+                 f"fio's own figure (excl. open/close): {fio_bw:.1f} MB/s; wall includes end_fsync and close")
+        for jobs in (1, 4):
+            b.drop_caches()
+            part = self.seq // jobs
+            args = ["--name=seqrd", "--rw=read", "--direct=0", f"--filename={f}", f"--size={part}",
+                    f"--numjobs={jobs}", f"--offset_increment={part}", "--group_reporting"]
+            (wall, j), ctx = self.measure(f"fio seq read 1 MiB, {jobs} job(s), cold cache",
+                                          lambda: self.fio(args), jobs == 1)
+            self.row(f"fio seq read 1 MiB, {jobs} job(s), cold cache", part * jobs, wall, ctx, "get", 0.85,
+                     f"fio's own figure: {j['jobs'][0]['read']['bw_bytes'] / 1e6:.1f} MB/s")
+        os.unlink(f)
+
+    # --- 3: many small files ----------------------------------------------------------------------------------------
+    def step_small(self):
+        gw = self.gateway()
+        d = os.path.join(gw.mnt, "rw")
+        n, s, t = self.small_n, self.small_size, self.small_threads
+        w, ctx_w = self.measure(f"rw-bench write {n} x {s // 1024} KiB, {t} threads",
+                                lambda: self.tool("RwBench", d, "phase=write", f"count={n}", f"size={s}",
+                                                  f"threads={t}")[0], True)
+        b.drop_caches()
+        r, ctx_r = self.measure(f"rw-bench read {n} x {s // 1024} KiB, {t} threads, cold cache",
+                                lambda: self.tool("RwBench", d, "phase=read", f"count={n}", f"size={s}",
+                                                  f"threads={t}")[0], True)
+        ceil = self.sdk("size=0", f"count={n}", f"smallSize={s}", f"threads={t}")
+        self.results["ceiling"].update({"small-put": ceil["small-put"], "small-get": ceil["small-get"]})
+        self.row(f"rw-bench write {n} x {s // 1024} KiB, {t} threads", n * s, float(w[2]), ctx_w, "small-put", 0.70,
+                 f"{float(w[3]):.0f} files/s (SDK {n / ceil['small-put']['s']:.0f}/s)")
+        self.row(f"rw-bench read {n} x {s // 1024} KiB, {t} threads, cold cache", n * s, float(r[2]), ctx_r,
+                 "small-get", 0.70, f"{float(r[3]):.0f} files/s (SDK {n / ceil['small-get']['s']:.0f}/s)")
+
+    # --- 4: ls -l and find ------------------------------------------------------------------------------------------
+    def listing(self, n, cmd, label, gw):
+        d = os.path.join(gw.mnt, f"ls{n}")
+        argv = {"ls -l": ["ls", "-l", d], "find": ["find", d]}[cmd]
+        self.emu.reset()
+        ops0 = gw.fuse_ops()
+
+        def run():
+            t0 = time.monotonic()
+            r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"{argv} failed: {r.stderr[-500:]}")
+            lines = len(r.stdout.splitlines())
+            return time.monotonic() - t0, lines
+        (secs, lines), ctx = self.measure(f"{cmd} {n} {label}", run)
+        c = self.emu.counters()
+        ops = b.counter_delta(ops0, gw.fuse_ops())
+        self.results["ls"].append({"n": n, "cmd": cmd, "state": label, "seconds": round(secs, 3), "lines": lines,
+                                   "head": c.get("HeadObject", 0), "list": c.get("ListObjectsV2", 0)
+                                   + c.get("ListObjects", 0), "get": c.get("GetObject", 0),
+                                   "fuse_ops": sum(ops.values()), "fuse_by_op": ops, **ctx})
+
+    def step_ls(self):
+        for n in self.ls_counts:
+            self.seed(f"ls{n}/f", n, self.ls_file_size)
+        variants = [({}, "")]
+        if "readdir_optimize" not in self.gw_options:
+            variants.append(({"readdir_optimize": "true"}, ", readdir_optimize"))
+        for extra, suffix in variants:
+            for n in self.ls_counts if not suffix else self.ls_counts[-1:]:
+                for cmd in ("ls -l", "find"):
+                    gw = self.gateway(extra)  # fresh mount, empty state dir: the gateway has never seen the keys
+                    os.stat(os.path.join(gw.mnt, f"ls{n}"))  # the directory's own lookup is not part of the listing
+                    self.listing(n, cmd, "cold" + suffix, gw)
+                    self.listing(n, cmd, "warm" + suffix, gw)
+
+    # --- 5: concurrent direct_read ----------------------------------------------------------------------------------
+    def step_dr(self):
+        self.seed("dr/f", self.dr_files, self.dr_size, threads=self.dr_files)
+        gw = self.gateway(self.dr_options)
+        b.drop_caches()
+        state0 = b.disk_bytes(gw.state)
+        files = [os.path.join(gw.mnt, "dr", f"f{i}") for i in range(self.dr_files)]
+
+        def run():
+            with b.Sampler(gw.pid, [gw.tmp, gw.state]) as smp:
+                t0 = time.monotonic()
+                ps = [subprocess.Popen(["dd", f"if={f}", "of=/dev/null", "bs=1M"], stderr=subprocess.DEVNULL)
+                      for f in files]
+                done = {}
+                while len(done) < len(ps):
+                    for i, p in enumerate(ps):
+                        if i not in done and p.poll() is not None:
+                            done[i] = time.monotonic() - t0
+                    time.sleep(0.02)
+                if any(p.returncode for p in ps):
+                    raise RuntimeError("a direct_read reader failed")
+                done = list(done.values())
+            return max(done), sum(done) / len(done), smp
+        (last, mean, smp), ctx = self.measure(f"{self.dr_files} concurrent sequential reads, {self.dr_options}", run,
+                                              True)
+        ceil = self.sdk("size=0", f"many={self.dr_files}", "manyPrefix=dr/f")
+        self.results["ceiling"]["many-get"] = ceil["many-get"]
+        total = self.dr_files * self.dr_size
+        mem_total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        limit = int(self.dr_options.get("direct_read_prefetch_limit", "1024")) << 20
+        budget = max(64 << 20, min(limit, mem_total // 4))
+        if "memory_limit" in self.dr_options:
+            budget = min(budget, int(self.dr_options["memory_limit"]) << 20)
+        hwm = b.status_kb(gw.pid, "VmHWM") * 1024
+        self.results["dr"] = {"files": self.dr_files, "file_bytes": self.dr_size, "options": self.dr_options,
+                              "completion_s": round(last, 3), "mean_s": round(mean, 3),
+                              "mbps": round(total / 1e6 / last, 1), "ceiling_mbps": ceil["many-get"]["mbps"],
+                              "ceiling_s": ceil["many-get"]["s"], "peak_rss": max(hwm, smp.peak_rss_kb * 1024),
+                              "budget": budget, "peak_spool": smp.peak_disk[gw.tmp],
+                              "state_growth": max(0, smp.peak_disk[gw.state] - state0), **ctx}
+        self.row(f"{self.dr_files} concurrent sequential reads of {self.dr_size >> 20} MiB ({','.join(self.dr_options)})",
+                 total, last, ctx, "many-get", None, "completion time of the last reader")
+
+    # --- 6: sysbench fileio -----------------------------------------------------------------------------------------
+    def step_sysbench(self):
+        gw = self.gateway()
+        d = os.path.join(gw.mnt, "sb")
+        os.makedirs(d, exist_ok=True)
+        total = self.sb_files * self.sb_file_size
+        base = ["sysbench", "fileio", f"--file-num={self.sb_files}", f"--file-total-size={total}"]
+        flags = [f"--file-extra-flags={self.sb_flags}"] if self.sb_flags else []
+
+        def sb(*args):
+            r = subprocess.run([*base, *args], cwd=d, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"sysbench {args} failed:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+            return r.stdout
+        _, ctx = self.measure("sysbench prepare", lambda: sb("prepare"))
+        self.results["sysbench"].append({"mode": "prepare", "mbps": round(total / 1e6 / ctx["wall_s"], 1), **ctx})
+        ceil = {"seqwr": "put", "seqrd": "get", "rndrd": "rndget", "rndwr": None}
+        for mode in ("seqwr", "seqrd", "rndrd", "rndwr"):
+            b.drop_caches()
+            out, ctx = self.measure(f"sysbench {mode}", lambda: sb(*flags, f"--file-test-mode={mode}",
+                                                                   f"--time={self.sb_time}", "run"))
+            vals = {}
+            for line in out.splitlines():
+                k, _, v = line.strip().partition(":")
+                if k in ("read, MiB/s", "written, MiB/s", "reads/s", "writes/s", "fsyncs/s"):
+                    vals[k] = float(v)
+            mbps = (vals.get("read, MiB/s", 0) + vals.get("written, MiB/s", 0)) * 1.048576
+            c = self.results["ceiling"].get(ceil[mode]) if ceil[mode] else None
+            self.results["sysbench"].append({"mode": mode, "mbps": round(mbps, 1), "raw": vals,
+                                             "ceiling": ceil[mode], "ceiling_mbps": c["mbps"] if c else None,
+                                             "ratio": round(mbps / c["mbps"], 3) if c else None, **ctx})
+        sb("cleanup")
+
+    def run(self):
+        t0 = time.monotonic()
+        try:
+            for step in self.steps:
+                log(f"=== {step}")
+                getattr(self, "step_" + step)()
+        finally:
+            if self.gw:
+                self.gw.stop()
+            self.emu.stop()
+            self.results["duration_s"] = round(time.monotonic() - t0, 1)
+            with open(os.path.join(self.out, "results.json"), "w") as f:
+                json.dump(self.results, f, indent=1)
+
+
+def main():
+    work, out, java = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(out, exist_ok=True)
+    try:
+        Bench(work, out, java).run()
+    finally:
+        b.close_all()
+
+
+if __name__ == "__main__":
+    main()

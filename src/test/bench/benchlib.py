@@ -1,0 +1,313 @@
+"""Processes and measurements for the benchmark harness (bench.py): the OSS emulator and the gateway as child JVMs,
+their counters (emulator /-/counters, gateway /q/metrics), CPU time per process, a peak RSS / disk-use sampler, and
+page-cache dropping. Everything binds 127.0.0.1; every child is stopped (and the mount unmounted) by close_all()."""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+_children = []  # every Proc started, stopped in reverse order by close_all()
+
+
+def log(msg):
+    print(time.strftime("%H:%M:%S"), msg, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http(url, method="GET", timeout=10):
+    """Body of a request as text; raises on connection errors and HTTP errors."""
+    req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return r.read().decode()
+
+
+def wait_until(pred, timeout, what):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if pred():
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"timed out after {timeout} s waiting for {what}")
+
+
+def is_mounted(path):
+    path = os.path.realpath(path)
+    with open("/proc/self/mounts") as f:
+        return any(line.split()[1] == path for line in f)
+
+
+def drop_caches():
+    """Writes back dirty pages and drops the page, dentry and inode caches (the kernel's FUSE caches included)."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
+def cpu_seconds(pid):
+    """utime + stime of a process in seconds (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    except OSError:
+        return 0.0
+
+
+def thread_cpu(pid):
+    """CPU seconds per thread group of a process ("top -H" folded by name: digits dropped, so 'pool-3-thread-17' and
+    'pool-3-thread-2' count together as 'pool-N-thread-N')."""
+    out = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                head, tail = f.read().rsplit(")", 1)
+            name = re.sub(r"[0-9]+", "N", head.split("(", 1)[1])
+            fields = tail.split()
+            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / CLK_TCK
+        except (OSError, IndexError):
+            pass
+    return out
+
+
+def machine_busy():
+    """(busy, total) jiffies of all CPUs since boot, from /proc/stat (idle and iowait are not busy)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    total = sum(v[:8])
+    return total - v[3] - v[4], total
+
+
+def status_kb(pid, key):
+    """A kB field of /proc/PID/status (VmRSS, VmHWM), or 0."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def disk_bytes(path):
+    """Bytes allocated on disk under path (st_blocks, like du), 0 if missing."""
+    total = 0
+    stack = [path]
+    while stack:
+        p = stack.pop()
+        try:
+            with os.scandir(p) as it:
+                for e in it:
+                    try:
+                        if e.is_dir(follow_symlinks=False):
+                            stack.append(e.path)
+                        else:
+                            total += e.stat(follow_symlinks=False).st_blocks * 512
+                    except FileNotFoundError:
+                        pass
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+    return total
+
+
+class Sampler:
+    """Samples every `interval` seconds, until stop(): the peak VmRSS of pid and the peak disk use of each path."""
+
+    def __init__(self, pid, paths, interval=0.2):
+        self.pid, self.paths, self.interval = pid, paths, interval
+        self.peak_rss_kb = 0
+        self.peak_disk = {p: 0 for p in paths}
+        self._stop = threading.Event()
+        self._t = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self._t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._t.join()
+        self._sample()
+
+    def _sample(self):
+        self.peak_rss_kb = max(self.peak_rss_kb, status_kb(self.pid, "VmRSS"))
+        for p in self.paths:
+            self.peak_disk[p] = max(self.peak_disk[p], disk_bytes(p))
+
+    def _run(self):
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+
+class Usage:
+    """CPU seconds used by the gateway and the emulator, and the machine's busy share, over a `with` block."""
+
+    def __init__(self, gw_pid, emu_pid, threads=False):
+        self.pids = {"gateway": gw_pid, "emulator": emu_pid}
+        self.threads = threads
+
+    def __enter__(self):
+        self.t0 = time.monotonic()
+        self.th0 = {k: thread_cpu(p) for k, p in self.pids.items()} if self.threads else {}
+        self.c0 = {k: cpu_seconds(p) for k, p in self.pids.items()}
+        self.m0 = machine_busy()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.monotonic() - self.t0
+        self.cpu = {k: round(cpu_seconds(p) - self.c0[k], 2) for k, p in self.pids.items()}
+        m1 = machine_busy()
+        self.machine_busy = round((m1[0] - self.m0[0]) / max(1, m1[1] - self.m0[1]), 3)
+        self.top_threads = {}
+        for k, before in self.th0.items():
+            after = thread_cpu(self.pids[k])  # threads that ended during the block are not counted
+            d = {n: round(v - before.get(n, 0.0), 2) for n, v in after.items()}
+            self.top_threads[k] = sorted(((n, v) for n, v in d.items() if v > 0), key=lambda x: -x[1])[:8]
+
+    def as_dict(self):
+        return {"cpu_gateway_s": self.cpu["gateway"], "cpu_emulator_s": self.cpu["emulator"],
+                "machine_busy": self.machine_busy}
+
+
+class Proc:
+    """A child process whose output goes to a log file; stop() sends SIGTERM, then SIGKILL after `grace` s."""
+
+    def __init__(self, args, log_path, env=None):
+        self.log_path = log_path
+        self._out = open(log_path, "ab")
+        self.p = subprocess.Popen(args, stdout=self._out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  env=env, start_new_session=True)
+        self.pid = self.p.pid
+        _children.append(self)
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def stop(self, grace=60):
+        if self.alive():
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(grace)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        self._out.close()
+        if self in _children:
+            _children.remove(self)
+
+    def tail(self, n=30):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-n:])
+        except OSError:
+            return ""
+
+
+def java_cmd(java, *args):
+    return [java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", *args]
+
+
+class Emulator:
+    """`ossgw emulator` on the local disk with one bucket and V4 credentials."""
+
+    def __init__(self, java, app_jar, work, bucket, ak, sk):
+        self.port = free_port()
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        data = os.path.join(work, "emu")
+        os.makedirs(data, exist_ok=True)
+        self.proc = Proc(java_cmd(java, "-jar", app_jar, "emulator", "--port", str(self.port), "--bind", "127.0.0.1",
+                                  "--data", data, "--bucket", bucket, "--access-key", ak, "--secret-key", sk),
+                         os.path.join(work, "emulator.log"))
+        self.pid = self.proc.pid
+        wait_until(lambda: self.proc.alive() and "ok" in http(self.endpoint + "/-/health"), 60, "the emulator")
+
+    def counters(self):
+        return json.loads(http(self.endpoint + "/-/counters"))
+
+    def reset(self):
+        http(self.endpoint + "/-/counters/reset", method="POST")
+
+    def stop(self):
+        self.proc.stop()
+
+
+class Gateway:
+    """`ossgw serve --config` with one FUSE mount `bench` of the bucket; metrics on a free HTTP port."""
+
+    def __init__(self, java, app_jar, work, emulator, bucket, passwd, options, java_opts=()):
+        self.mnt = os.path.join(work, "mnt")
+        self.state = os.path.join(work, "state")
+        self.tmp = os.path.join(work, "spool")
+        for d in (self.mnt, self.state, self.tmp):
+            os.makedirs(d, exist_ok=True)
+        self.port = free_port()
+        lines = ["quarkus.http.host=127.0.0.1", f"quarkus.http.port={self.port}",
+                 f"ossgw.oss.endpoint={emulator.endpoint}", f"ossgw.oss.passwd-file={passwd}",
+                 f"ossgw.state-dir={self.state}", f"ossgw.mounts.bench.bucket={bucket}",
+                 f"ossgw.mounts.bench.mountpoint={self.mnt}", f"ossgw.mounts.bench.options.tmpdir={self.tmp}"]
+        lines += [f"ossgw.mounts.bench.options.{k}={v}" for k, v in options.items()]
+        cfg = os.path.join(work, "serve.properties")
+        with open(cfg, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        self.proc = Proc(java_cmd(java, *java_opts, "-jar", app_jar, "serve", "--config", cfg),
+                         os.path.join(work, "gateway.log"))
+        self.pid = self.proc.pid
+        try:
+            wait_until(lambda: self._ready(), 180, "the gateway's mount")
+        except RuntimeError:
+            self.stop()
+            raise RuntimeError("the gateway did not come up:\n" + self.proc.tail())
+
+    def _ready(self):
+        if not self.proc.alive():
+            raise RuntimeError("the gateway exited:\n" + self.proc.tail())
+        return is_mounted(self.mnt) and '"UP"' in http(f"http://127.0.0.1:{self.port}/q/health/ready")
+
+    def fuse_ops(self):
+        """FUSE callbacks so far by operation (lower-case names), from ossgw_fuse_operations_total."""
+        ops = {}
+        for m in re.finditer(r'^ossgw_fuse_operations_total\{([^}]*)\}\s+([0-9.eE+]+)',
+                             http(f"http://127.0.0.1:{self.port}/q/metrics"), re.M):
+            op = re.search(r'op="([^"]+)"', m.group(1)).group(1)
+            ops[op] = ops.get(op, 0) + int(float(m.group(2)))
+        return ops
+
+    def stop(self):
+        self.proc.stop()
+        if is_mounted(self.mnt):
+            subprocess.run(["fusermount", "-u", "-z", self.mnt], check=False)
+
+
+def wipe(path):
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def close_all():
+    for c in reversed(list(_children)):
+        try:
+            c.stop(grace=30)
+        except Exception as e:  # keep stopping the others
+            log(f"stopping pid {c.pid}: {e}")
+
+
+def counter_delta(before, after):
+    return {k: after.get(k, 0) - before.get(k, 0) for k in set(before) | set(after) if after.get(k, 0) != before.get(k, 0)}

@@ -1,0 +1,190 @@
+"""results.json + machine.txt of one run -> results.md and chart.png in the same directory, and (when given the path of
+docs/benchmarks.md) the headline table between its <!-- headline:begin --> and <!-- headline:end --> markers.
+Usage: python report.py RUN_DIR [docs/benchmarks.md]"""
+import json
+import math
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def mark(met):
+    return "—" if met is None else ("**met**" if met else "**missed**")
+
+
+def pct(r):
+    return "—" if r is None else f"{r * 100:.0f} %"
+
+
+def mb(n):
+    return f"{n / 2**20:,.0f} MiB"
+
+
+def headline(res):
+    """The target table: one line per issue-6 target, met/missed."""
+    out = ["| workload | ossgw | raw-SDK ceiling (same run) | ossgw / ceiling | target | result | load (1 min) |",
+           "|---|---:|---:|---:|---|---|---:|"]
+    for r in res["rows"]:
+        tgt = f">= {r['target'] * 100:.0f} % of ceiling" if r["target"] else "—"
+        ceil = f"{r['ceiling_mbps']:.1f} MB/s ({r['ceiling']})" if r["ceiling_mbps"] else "—"
+        out.append(f"| {r['name']} | {r['mbps']:.1f} MB/s ({r['seconds']:.2f} s) | {ceil} | {pct(r['ratio'])} | {tgt} "
+                   f"| {mark(r['met'])} | {r['load1']:.2f} |")
+    biggest = max((x["n"] for x in res["ls"]), default=None)
+    for x in res["ls"]:
+        if x["n"] == biggest and x["cmd"] == "ls -l" and x["state"] == "warm":
+            out.append(f"| ls -l of {x['n']:,} files, warm | {x['seconds']:.3f} s | — | — | <= 0.05 s "
+                       f"| {mark(x['seconds'] <= 0.05)} | {x['load1']:.2f} |")
+    for x in res["ls"]:
+        if x["state"].startswith("cold"):
+            limit = math.ceil(x["n"] / 1000)
+            ok = x["list"] <= limit and x["head"] == 0
+            out.append(f"| {x['cmd']} of {x['n']:,} files, {x['state']} | {x['seconds']:.3f} s, {x['list']} LIST, "
+                       f"{x['head']} HEAD | — | — | <= {limit} LIST and 0 HEAD | {mark(ok)} | {x['load1']:.2f} |")
+    d = res.get("dr")
+    if d:
+        ok = d["peak_rss"] <= d["budget"] + (256 << 20) and d["peak_spool"] == 0
+        out.append(f"| direct_read: {d['files']} concurrent readers, peak RSS / disk | {mb(d['peak_rss'])} / "
+                   f"{d['peak_spool']:,} B | — | — | RSS <= budget {mb(d['budget'])} + 256 MiB, 0 B on disk "
+                   f"| {mark(ok)} | {d['load1']:.2f} |")
+    return "\n".join(out)
+
+
+def details(res):
+    out = []
+    if res["ls"]:
+        out += ["## Listings", "",
+                "Fresh mount with an empty state directory for each cold row (the gateway has never seen the keys); "
+                "the directory itself is looked up before the counters are reset, so the counts are the listing's own. "
+                "Warm = the same command again on the same mount.", "",
+                "| n | command | state | seconds | HEAD | LIST | GET | FUSE callbacks | by operation | load |",
+                "|---:|---|---|---:|---:|---:|---:|---:|---|---:|"]
+        for x in res["ls"]:
+            by = ", ".join(f"{k} {v}" for k, v in sorted(x["fuse_by_op"].items(), key=lambda kv: -kv[1]))
+            out.append(f"| {x['n']:,} | `{x['cmd']}` | {x['state']} | {x['seconds']:.3f} | {x['head']} | {x['list']} "
+                       f"| {x['get']} | {x['fuse_ops']:,} | {by} | {x['load1']:.2f} |")
+        out.append("")
+    d = res.get("dr")
+    if d:
+        out += ["## Concurrent sequential reads (direct_read)", "",
+                f"{d['files']} `dd bs=1M` readers of {mb(d['file_bytes'])} objects each, page cache dropped, options "
+                f"`{d['options']}`.", "",
+                "| last reader done | mean reader | aggregate | SDK (one GetObject per object, concurrent) | "
+                "peak RSS (VmHWM) | memory budget | peak spool (tmpdir) | state dir growth |",
+                "|---:|---:|---:|---:|---:|---:|---:|---:|",
+                f"| {d['completion_s']:.2f} s | {d['mean_s']:.2f} s | {d['mbps']:.1f} MB/s | {d['ceiling_mbps']:.1f} "
+                f"MB/s ({d['ceiling_s']:.2f} s) | {mb(d['peak_rss'])} | {mb(d['budget'])} | {d['peak_spool']:,} B "
+                f"| {d['state_growth']:,} B |", ""]
+    if res["sysbench"]:
+        out += ["## sysbench fileio", "",
+                f"`sysbench fileio` defaults (16 KiB blocks, 1 thread, synchronous I/O, fsync every 100 requests) "
+                f"with `--file-extra-flags={res['knobs'].get('SB_FLAGS', 'direct')}` (O_DIRECT: without it seqrd and "
+                "rndrd re-read the kernel's page cache after the first pass and measure the kernel, not the gateway), "
+                "page cache dropped before each mode. Ceilings: seqwr = SDK put, seqrd = SDK get, rndrd = one thread of "
+                "16 KiB ranged GETs; rndwr has no SDK analogue (objects are immutable).", "",
+                "| mode | MB/s | raw sysbench figures | ceiling | ossgw / ceiling | load |", "|---|---:|---|---:|---:|---:|"]
+        for s in res["sysbench"]:
+            raw = ", ".join(f"{k} {v:g}" for k, v in s.get("raw", {}).items())
+            ceil = f"{s['ceiling_mbps']:.1f} MB/s ({s['ceiling']})" if s.get("ceiling_mbps") else "—"
+            out.append(f"| {s['mode']} | {s['mbps']:.1f} | {raw} | {ceil} | {pct(s.get('ratio'))} | {s['load1']:.2f} |")
+        out.append("")
+    out += ["## CPU per workload", "",
+            "CPU seconds used by the gateway and the emulator JVMs during the workload, and how busy the 2 vCPUs were "
+            "(all processes, other agents' builds included).", "",
+            "| workload | wall s | gateway CPU s | emulator CPU s | machine busy | load before |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for r in res["rows"] + [dict(x, name=f"{x['cmd']} {x['n']} {x['state']}") for x in res["ls"]] + \
+            [dict(s, name=f"sysbench {s['mode']}") for s in res["sysbench"]]:
+        out.append(f"| {r['name']} | {r['wall_s']:.2f} | {r['cpu_gateway_s']:.1f} | {r['cpu_emulator_s']:.1f} | "
+                   f"{r['machine_busy'] * 100:.0f} % | {r['load1']:.2f} |")
+    out.append("")
+    if res["ceiling"]:
+        out += ["## Raw-SDK ceilings (io.ossgw.jmh.SdkCeiling, same emulator, same run)", "",
+                "| transfer | MB/s | seconds |", "|---|---:|---:|"]
+        for k, v in res["ceiling"].items():
+            if v:
+                out.append(f"| {k} | {v['mbps']:.1f} | {v['s']:.2f} |")
+        out.append("")
+    for name, profs in res.get("profiles", {}).items():
+        out += [f"## Profile: {name}", ""]
+        for who, top in profs.get("threads", {}).items():
+            out.append(f"CPU seconds by thread ({who}, `top -H` folded by name): "
+                       + (", ".join(f"{n} {v:.1f}" for n, v in top) or "none"))
+            out.append("")
+        for who, text in profs.items():
+            if who != "threads":
+                out += [f"JFR hot methods ({who}):", "", "```", text.strip() or "(no samples)", "```", ""]
+    return "\n".join(out)
+
+
+def chart(res, path):
+    rows = [r for r in res["rows"] if r["ceiling_mbps"]] + \
+           [dict(name=f"sysbench {s['mode']}", mbps=s["mbps"], ceiling_mbps=s["ceiling_mbps"])
+            for s in res["sysbench"] if s.get("ceiling_mbps")]
+    ls = res["ls"]
+    fig, axes = plt.subplots(1, 2 if ls else 1, figsize=(15 if ls else 9, max(4, 0.55 * len(rows) + 1.5)),
+                             squeeze=False)
+    ax = axes[0][0]
+    y = range(len(rows))
+    ax.barh([i + 0.2 for i in y], [r["ceiling_mbps"] for r in rows], 0.4, label="raw-SDK ceiling", color="#bbbbbb")
+    ax.barh([i - 0.2 for i in y], [r["mbps"] for r in rows], 0.4, label="ossgw", color="#1f77b4")
+    ax.set_yticks(list(y), [r["name"] for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("MB/s (10^6 bytes/s)")
+    ax.legend(loc="lower right")
+    ax.set_title("Transfers vs the raw-SDK ceiling")
+    if ls:
+        ax2 = axes[0][1]
+        labels = [f"{x['cmd']} {x['n']} {x['state']}" for x in ls]
+        ax2.barh(range(len(ls)), [x["seconds"] for x in ls], color=["#d62728" if "cold" in x["state"] else "#2ca02c"
+                                                                     for x in ls])
+        ax2.set_yticks(range(len(ls)), labels, fontsize=8)
+        ax2.invert_yaxis()
+        ax2.set_xscale("log")
+        ax2.axvline(0.05, color="black", lw=0.8, ls="--")
+        ax2.set_xlabel("seconds (log); dashed: 0.05 s target for warm ls -l")
+        ax2.set_title("Listings (red: cold, green: warm)")
+    fig.suptitle(f"ossgw benchmarks {res['machine'].get('date', '')} — rev {res['machine'].get('rev', '?')}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    run = sys.argv[1]
+    with open(os.path.join(run, "results.json")) as f:
+        res = json.load(f)
+    res["machine"] = {}
+    with open(os.path.join(run, "machine.txt")) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            res["machine"][k] = v
+    m = res["machine"]
+    head = ["# ossgw benchmark run " + m.get("date", ""), "",
+            f"* ossgw: rev {m.get('rev')}; {m.get('java')}", f"* machine: {m.get('cpu')}, {m.get('memory')} RAM, "
+            f"kernel {m.get('kernel')}, {m.get('os')}; {m.get('fio')}, {m.get('sysbench')}",
+            f"* command: `{m.get('command')}` ({res.get('duration_s', 0):.0f} s)",
+            "* everything on one machine over loopback: the OSS emulator (directory-backed), the gateway (`ossgw serve`, "
+            "one FUSE mount), the clients and the raw-SDK ceiling tool; other agents' builds share the 2 vCPUs (load "
+            "per row). MB = 10^6 bytes.", "", "## Targets (issue 6)", "", headline(res), "", details(res)]
+    with open(os.path.join(run, "results.md"), "w") as f:
+        f.write("\n".join(head))
+    chart(res, os.path.join(run, "chart.png"))
+    if len(sys.argv) > 2 and sys.argv[2] and os.path.exists(sys.argv[2]):
+        doc = sys.argv[2]
+        with open(doc) as f:
+            text = f.read()
+        rel = os.path.relpath(run, os.path.dirname(doc))
+        block = (f"<!-- headline:begin -->\nRun of {m.get('date')} (rev {m.get('rev')}, [results]({rel}/results.md), "
+                 f"[chart]({rel}/chart.png)):\n\n{headline(res)}\n<!-- headline:end -->")
+        new, n = re.subn(r"<!-- headline:begin -->.*?<!-- headline:end -->", lambda _: block, text, flags=re.S)
+        if n:
+            with open(doc, "w") as f:
+                f.write(new)
+
+
+if __name__ == "__main__":
+    main()
