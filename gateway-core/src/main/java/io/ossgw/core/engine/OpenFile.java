@@ -155,6 +155,10 @@ final class OpenFile {
       long maxDirty = data.maxDirtyData();
       if (maxDirty > 0 && f.dirtyBytes() >= maxDirty && !unlinked) {
         upload(); // max_dirty_data: the object gets what was written so far; later writes go on from there
+        // Like ossfs's PunchHole: the uploaded bytes leave the local disk; the object now holds them, later reads
+        // load them with ranged GETs and the next upload copies them server-side.
+        staged.close();
+        staged = data.newStaging(node.attr().size());
       }
       return len;
     } finally {
