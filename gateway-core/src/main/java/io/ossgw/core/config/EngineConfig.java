@@ -49,6 +49,7 @@ import java.time.Duration;
  * @param prefetchThreads parallel read-ahead GETs ({@code direct_read_prefetch_thread=})
  * @param stateDir directory of the persistent metadata store, or null for none
  * @param diskCache the persistent local data cache ({@code use_cache=} and its options), or null when off
+ * @param noMixUpload never copy unchanged bytes with UploadPartCopy when uploading a file ({@code nomixupload})
  */
 public record EngineConfig(
     String endpoint,
@@ -90,7 +91,8 @@ public record EngineConfig(
     int backwardChunks,
     int prefetchThreads,
     Path stateDir,
-    DiskCacheSettings diskCache) {
+    DiskCacheSettings diskCache,
+    boolean noMixUpload) {
 
   /** One MiB; ossfs's "MB" options are MiB. */
   public static final long MB = 1024L * 1024;
@@ -184,7 +186,8 @@ public record EngineConfig(
         (int) o.getLong("direct_read_backward_chunks", 1),
         (int) o.getLong("direct_read_prefetch_thread", 64),
         o.get("state_dir").map(Path::of).orElse(stateDir),
-        DiskCacheSettings.fromOptions(o));
+        DiskCacheSettings.fromOptions(o),
+        o.has("nomixupload"));
   }
 
   private static void require(boolean ok, String option, String what) {

@@ -55,7 +55,8 @@ public final class OptionCatalog {
     engine("singlepart_copy_limit", "512", "MB", "objects above this are copied with UploadPartCopy, not CopyObject");
     flag("nomultipart", "never use multipart upload: one PutObject per file (max 5 GB)");
     engine("tmpdir", "/tmp", "path", "directory of the local write spool");
-    engine("max_dirty_data", "5120", "MB", "upload dirty data once this much is staged (min 50, -1 off)");
+    engine("max_dirty_data", "5120", "MB", "upload a file mid-write once this much of it is unsaved (min 50, -1 off)");
+    flag("nomixupload", "never UploadPartCopy unchanged bytes: appends and partial overwrites re-upload the whole file; disables max_dirty_data");
     flag("enable_content_md5", "send Content-MD5 with every PutObject and UploadPart");
     // --- persistent data cache (io.ossgw.core.diskcache)
     engine("use_cache", "", "path", "keep data read from OSS in DIR (one sparse file per object, ETag-checked, LRU, kept across restarts)");
@@ -120,7 +121,7 @@ public final class OptionCatalog {
         "servicepath", "endpoint", "cloudbox_id", "ram_role", "disable_imdsv2", "credential_process", "credlib",
         "credlib_opts", "use_session_token", "public_bucket", "requester_pays", "default_acl", "storage_class",
         "use_sse", "ahbe_conf", "mime", "no_check_certificate", "ssl_verify_hostname", "nodnscache", "nosscache",
-        "cipher_suites", "noua", "instance_name", "upload_traffic_limit", "download_traffic_limit", "nomixupload",
+        "cipher_suites", "noua", "instance_name", "upload_traffic_limit", "download_traffic_limit",
         "nocopyapi", "norenameapi", "use_xattr", "use_wtf8", "enable_unsigned_payload", "simulate_mtime_ns_with_crc64",
         "direct_read_local_file_cache_size_mb", "curldbg", "set_check_cache_sigusr1", "f2", "bucket",
         "fd_page_size", "parallel_upload"}) {

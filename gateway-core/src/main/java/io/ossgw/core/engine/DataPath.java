@@ -46,16 +46,17 @@ final class DataPath {
   }
 
   /**
-   * {@code max_dirty_data} in bytes, or -1 when off. As in ossfs it is off with {@code nomultipart}: without
+   * {@code max_dirty_data} in bytes, or -1 when off. As in ossfs it is off with {@code nomultipart} and
+   * {@code nomixupload}: without
    * UploadPartCopy every forced flush would send the whole file again.
    */
   long maxDirtyData() {
-    return config.noMultipart() ? -1 : config.maxDirtyData();
+    return config.noMultipart() || config.noMixUpload() ? -1 : config.maxDirtyData();
   }
 
   /** True when unchanged leading bytes may be copied server-side (UploadPartCopy) instead of uploaded again. */
   boolean copyPrefixAllowed() {
-    return !config.noMultipart();
+    return !config.noMultipart() && !config.noMixUpload();
   }
 
   /**

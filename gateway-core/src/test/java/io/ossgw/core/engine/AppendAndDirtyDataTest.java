@@ -135,6 +135,20 @@ class AppendAndDirtyDataTest {
   }
 
   @Test
+  void nomixuploadAppendsByUploadingTheWholeFile() {
+    VirtualFileSystem fs = gw.mount("nomixupload");
+    byte[] head = random(700 * 1024, 10);
+    writeFile(fs, "/nm.bin", head);
+    byte[] tail = random(1000, 11);
+    gw.resetCounters();
+    append(fs, "/nm.bin", tail);
+    assertThat(gw.count("UploadPartCopy")).isZero();
+    assertThat(gw.count("GetObject")).isPositive();
+    assertThat(gw.count("PutObject")).isEqualTo(1);
+    assertThat(Arrays.equals(gw.objectBytes("nm.bin"), concat(head, tail))).isTrue();
+  }
+
+  @Test
   void appendToASmallNormalObjectDownloadsAndUploadsItAgain() {
     VirtualFileSystem fs = gw.mount();
     writeFile(fs, "/s.txt", utf8("small\n"));
