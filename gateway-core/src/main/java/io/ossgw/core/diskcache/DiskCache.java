@@ -1,10 +1,5 @@
 package io.ossgw.core.diskcache;
 
-import io.ossgw.core.write.RangeSet;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -21,7 +16,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -41,34 +35,19 @@ import org.h2.mvstore.MVStore;
  */
 public final class DiskCache implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(DiskCache.class.getName());
-  private static final int VERSION = 1;
 
   private final DiskCacheSettings settings;
   private final Path root;
   private final Path data;
   private final MVStore index;
   private final MVMap<String, byte[]> entries;
-  private final Map<String, Entry> byKey = new HashMap<>();
+  private final Map<String, CacheEntry> byKey = new HashMap<>();
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final AtomicLong clock = new AtomicLong();
   private final AtomicLong hits = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
   private long usedBytes;
   private boolean closed;
-
-  private static final class Entry {
-    final String key;
-    final String file;
-    String etag;
-    long objectSize;
-    final RangeSet present = new RangeSet();
-    volatile long lastUse;
-
-    Entry(String key, String file) {
-      this.key = key;
-      this.file = file;
-    }
-  }
 
   private DiskCache(DiskCacheSettings settings, Path root, MVStore index) {
     this.settings = settings;
@@ -151,7 +130,7 @@ public final class DiskCache implements AutoCloseable {
   public boolean holds(String key, String etag, long offset, long end) {
     lock.readLock().lock();
     try {
-      Entry e = byKey.get(key);
+      CacheEntry e = byKey.get(key);
       return e != null && e.etag.equalsIgnoreCase(etag) && e.present.covers(offset, Math.min(end, e.objectSize));
     } finally {
       lock.readLock().unlock();
@@ -166,10 +145,10 @@ public final class DiskCache implements AutoCloseable {
    *     not all cached; an entry of another ETag is dropped
    */
   public long read(String key, String etag, long offset, ByteBuffer dst) {
-    Entry stale = null;
+    CacheEntry stale = null;
     lock.readLock().lock();
     try {
-      Entry e = byKey.get(key);
+      CacheEntry e = byKey.get(key);
       if (e != null && !e.etag.equalsIgnoreCase(etag)) {
         stale = e;
       } else if (e != null) {
@@ -193,7 +172,7 @@ public final class DiskCache implements AutoCloseable {
     return -1;
   }
 
-  private boolean readFile(Entry e, long offset, ByteBuffer dst, int len) {
+  private boolean readFile(CacheEntry e, long offset, ByteBuffer dst, int len) {
     int start = dst.position();
     ByteBuffer view = dst.duplicate().limit(start + len);
     try (FileChannel ch = FileChannel.open(data.resolve(e.file), StandardOpenOption.READ)) {
@@ -224,7 +203,7 @@ public final class DiskCache implements AutoCloseable {
       if (closed) {
         return;
       }
-      Entry e = byKey.get(key);
+      CacheEntry e = byKey.get(key);
       if (e != null && (!e.etag.equalsIgnoreCase(etag) || e.objectSize != objectSize)) {
         drop(e);
         e = null;
@@ -244,7 +223,7 @@ public final class DiskCache implements AutoCloseable {
         return;
       }
       if (e == null) {
-        e = new Entry(key, fileName(key));
+        e = new CacheEntry(key, fileName(key));
         e.etag = etag;
         e.objectSize = objectSize;
         byKey.put(key, e);
@@ -263,7 +242,7 @@ public final class DiskCache implements AutoCloseable {
       e.present.add(offset, offset + len);
       e.lastUse = clock.incrementAndGet();
       usedBytes += added;
-      entries.put(key, encode(e));
+      entries.put(key, e.encode());
     } finally {
       lock.writeLock().unlock();
     }
@@ -277,7 +256,7 @@ public final class DiskCache implements AutoCloseable {
   private void invalidate(String key, String onlyEtag) {
     lock.writeLock().lock();
     try {
-      Entry e = byKey.get(key);
+      CacheEntry e = byKey.get(key);
       if (e != null && (onlyEtag == null || e.etag.equalsIgnoreCase(onlyEtag))) {
         drop(e);
       }
@@ -289,7 +268,7 @@ public final class DiskCache implements AutoCloseable {
   /** Evicts least-recently-used entries (never {@code keep}) until {@code need} more bytes leave the reserve free. */
   private boolean makeRoom(long need, String keep) {
     while (free() - need < reserve()) {
-      Entry victim = byKey.values().stream().filter(x -> !x.key.equals(keep))
+      CacheEntry victim = byKey.values().stream().filter(x -> !x.key.equals(keep))
           .min(Comparator.comparingLong(x -> x.lastUse)).orElse(null);
       if (victim == null) {
         return false;
@@ -328,7 +307,7 @@ public final class DiskCache implements AutoCloseable {
     return settings.ensureDiskfree();
   }
 
-  private void drop(Entry e) {
+  private void drop(CacheEntry e) {
     byKey.remove(e.key);
     entries.remove(e.key);
     usedBytes -= e.present.bytes();
@@ -343,7 +322,7 @@ public final class DiskCache implements AutoCloseable {
   private void load() {
     long maxUse = 0;
     for (Map.Entry<String, byte[]> me : entries.entrySet()) {
-      Entry e = decode(me.getKey(), me.getValue());
+      CacheEntry e = CacheEntry.decode(me.getKey(), me.getValue());
       if (e == null || !Files.isRegularFile(data.resolve(e.file))) {
         entries.remove(me.getKey());
         continue;
@@ -392,47 +371,6 @@ public final class DiskCache implements AutoCloseable {
       return HexFormat.of().formatHex(d, 0, 20);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static byte[] encode(Entry e) {
-    try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-      DataOutputStream out = new DataOutputStream(bytes);
-      out.writeByte(VERSION);
-      out.writeUTF(e.file);
-      out.writeUTF(e.etag);
-      out.writeLong(e.objectSize);
-      out.writeLong(e.lastUse);
-      List<long[]> ranges = e.present.ranges();
-      out.writeInt(ranges.size());
-      for (long[] r : ranges) {
-        out.writeLong(r[0]);
-        out.writeLong(r[1]);
-      }
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
-  }
-
-  private static Entry decode(String key, byte[] b) {
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(b))) {
-      if (in.readByte() != VERSION) {
-        return null;
-      }
-      Entry e = new Entry(key, in.readUTF());
-      e.etag = in.readUTF();
-      e.objectSize = in.readLong();
-      e.lastUse = in.readLong();
-      int n = in.readInt();
-      for (int i = 0; i < n; i++) {
-        e.present.add(in.readLong(), in.readLong());
-      }
-      return e;
-    } catch (IOException ex) {
-      return null;
     }
   }
 
