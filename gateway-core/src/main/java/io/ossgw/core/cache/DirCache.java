@@ -28,6 +28,7 @@ public final class DirCache {
         b.expireAfterWrite(ttl);
       }
     }
+    io.ossgw.core.observe.Observation.recordStats(b, "dir"); // hits/misses/evictions for metrics
     this.cache = b.build();
   }
 
@@ -43,7 +44,7 @@ public final class DirCache {
 
   /** Records a new or changed child in a cached listing (no-op if the directory is not cached). */
   public void childChanged(String dir, String name, Node node) {
-    DirState s = enabled ? cache.getIfPresent(dir) : null;
+    DirState s = enabled ? cache.asMap().get(dir) : null; // a map read: not a lookup in the hit/miss statistics
     if (s != null) {
       s.children().put(name, node);
     }
@@ -51,7 +52,7 @@ public final class DirCache {
 
   /** Records a removed child in a cached listing. */
   public void childRemoved(String dir, String name) {
-    DirState s = enabled ? cache.getIfPresent(dir) : null;
+    DirState s = enabled ? cache.asMap().get(dir) : null; // a map read: not a lookup in the hit/miss statistics
     if (s != null) {
       s.children().remove(name);
     }

@@ -46,6 +46,7 @@ public final class MetadataCache {
         b.expireAfterWrite(ttl);
       }
     }
+    io.ossgw.core.observe.Observation.recordStats(b, "stat"); // hits/misses/evictions for metrics
     this.cache = b.build();
   }
 

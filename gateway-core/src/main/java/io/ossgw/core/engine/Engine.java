@@ -8,6 +8,10 @@ import io.ossgw.core.diskcache.CachingObjectStore;
 import io.ossgw.core.diskcache.DiskCache;
 import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.memory.MemoryBudget;
+import io.ossgw.core.observe.EngineObserver;
+import io.ossgw.core.observe.FrontEndFileSystem;
+import io.ossgw.core.observe.ObservedObjectStore;
+import io.ossgw.core.observe.Observation;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RetryingObjectStore;
 import io.ossgw.core.store.StoreException;
@@ -18,6 +22,8 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One running OSS engine: the shared object-store client, caches, memory budget and the {@link VirtualFileSystem}
@@ -33,6 +39,8 @@ public final class Engine implements AutoCloseable {
   private final VirtualFileSystem fs;
   private final MemoryBudget budget;
   private DiskCache diskCache;
+  private EngineObserver observer = EngineObserver.NONE;
+  private final ConcurrentHashMap<String, FrontEndFileSystem> frontEnds = new ConcurrentHashMap<>();
 
   private Engine(EngineConfig config, ObjectStore store, VirtualFileSystem fs, MemoryBudget budget) {
     this.config = config;
@@ -52,11 +60,19 @@ public final class Engine implements AutoCloseable {
    * @throws EngineException with a user-facing message: no such bucket, access denied, endpoint unreachable
    */
   public static Engine start(EngineConfig config) {
-    ObjectStore raw = new AliyunObjectStore(config);
-    ObjectStore store = new RetryingObjectStore(raw, config.retries(), 100, 5_000, null);
+    return start(config, EngineObserver.NONE);
+  }
+
+  /**
+   * As {@link #start(EngineConfig)}, reporting OSS request attempts, retries and cache events to {@code observer}
+   * (see {@link io.ossgw.core.observe}).
+   */
+  public static Engine start(EngineConfig config, EngineObserver observer) {
+    ObjectStore raw = new ObservedObjectStore(new AliyunObjectStore(config), observer);
+    ObjectStore store = new RetryingObjectStore(raw, config.retries(), 100, 5_000, (op, e, n) -> observer.ossRetry(op));
     try {
       checkBucket(store, config);
-      return over(config, store);
+      return over(config, store, Ticker.systemTicker(), observer);
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -70,13 +86,20 @@ public final class Engine implements AutoCloseable {
 
   /** As {@link #over(EngineConfig, ObjectStore)} with the cache clock given (tests move it instead of sleeping). */
   public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker) {
+    return over(config, store, ticker, EngineObserver.NONE);
+  }
+
+  /** As {@link #over(EngineConfig, ObjectStore, Ticker)}; the caches report to {@code observer}. */
+  public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer) {
     MemoryBudget budget = new MemoryBudget(MemoryBudget.defaultCapacity(config.prefetchLimit()));
     BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
     DiskCache diskCache = openDiskCache(config);
     ObjectStore data = diskCache == null ? store : new CachingObjectStore(store, diskCache);
     MetaStore metaStore = config.stateDir() == null ? MetaStore.NONE : MvMetaStore.open(metaStoreFile(config));
-    Engine e = new Engine(config, store, new OssFileSystem(config, data, pool, metaStore, ticker), budget);
+    VirtualFileSystem fs = Observation.with(observer, () -> new OssFileSystem(config, data, pool, metaStore, ticker));
+    Engine e = new Engine(config, store, fs, budget);
     e.diskCache = diskCache;
+    e.observer = observer;
     return e;
   }
 
@@ -137,6 +160,24 @@ public final class Engine implements AutoCloseable {
   /** The file system all front ends of this engine share. */
   public VirtualFileSystem fileSystem() {
     return fs;
+  }
+
+  /**
+   * The file system as front end {@code frontEnd} ({@code fuse}, {@code nfs}, {@code smb}) sees it: the same file
+   * system, counting the bytes that front end reads and writes (one view per name, shared by its callers).
+   */
+  public VirtualFileSystem fileSystem(String frontEnd) {
+    return frontEnds.computeIfAbsent(frontEnd, f -> new FrontEndFileSystem(fs, f));
+  }
+
+  /** The front-end views handed out by {@link #fileSystem(String)} so far. */
+  public List<FrontEndFileSystem> frontEnds() {
+    return List.copyOf(frontEnds.values());
+  }
+
+  /** The observer this engine reports to ({@link EngineObserver#NONE} if none). */
+  public EngineObserver observer() {
+    return observer;
   }
 
   /** The (retrying) object store. */
