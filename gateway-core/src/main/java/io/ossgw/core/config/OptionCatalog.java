@@ -60,7 +60,7 @@ public final class OptionCatalog {
     flag("enable_content_md5", "send Content-MD5 with every PutObject and UploadPart");
     // --- persistent data cache (io.ossgw.core.diskcache)
     engine("use_cache", "", "path", "keep data read from OSS in DIR (one sparse file per object, ETag-checked, LRU, kept across restarts)");
-    engine("ensure_diskfree", "0", "MB", "with use_cache, evict least-recently-used data to keep this much disk free");
+    engine("ensure_diskfree", "50", "MB", "with use_cache, evict least-recently-used data to keep this much disk free (default multipart_size x parallel_count)");
     engine("free_space_ratio", "0", "%", "with use_cache, keep this percentage of the disk free (not with ensure_diskfree)");
     flag("del_cache", "delete the use_cache data of this mount at start and at unmount");
     flag("check_cache_dir_exist", "refuse to mount when the use_cache directory does not exist (default: create it)");

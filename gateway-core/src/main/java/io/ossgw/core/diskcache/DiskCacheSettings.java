@@ -10,7 +10,9 @@ import java.nio.file.Path;
  * test-only {@code fake_diskfree=MB}.
  *
  * @param dir the {@code use_cache} directory
- * @param ensureDiskfree bytes to keep free on the cache's file system ({@code ensure_diskfree}, MB; 0 = none)
+ * @param ensureDiskfree bytes to keep free on the cache's file system ({@code ensure_diskfree}, MB); when neither
+ *     it nor {@code free_space_ratio} is given, {@code multipart_size x parallel_count} (50 MB by default), the room
+ *     s3fs/ossfs keep for uploads
  * @param freeSpaceRatio percent of the file system to keep free ({@code free_space_ratio}; 0 = none)
  * @param delCache delete this mount's cache at start and at unmount ({@code del_cache})
  * @param checkDirExist refuse to start when {@code dir} does not exist instead of creating it
@@ -44,6 +46,9 @@ public record DiskCacheSettings(
       throw new IllegalArgumentException("options 'ensure_diskfree' and 'free_space_ratio' cannot be used together");
     }
     long fake = o.getLong("fake_diskfree", 0);
+    if (!o.has("ensure_diskfree") && ratio == 0) {
+      free = o.getLong("multipart_size", 10) * o.getLong("parallel_count", 5);
+    }
     return new DiskCacheSettings(Path.of(dir), free * EngineConfig.MB, (int) ratio, o.has("del_cache"),
         o.has("check_cache_dir_exist"), Math.max(0, fake) * EngineConfig.MB);
   }

@@ -175,6 +175,15 @@ class DiskCacheTest {
   }
 
   @Test
+  void theDefaultReserveIsRoomForOneFileUpload() {
+    assertThat(gw.config("", "use_cache=" + cacheDir).diskCache().ensureDiskfree()).isEqualTo(50L << 20);
+    assertThat(gw.config("", "use_cache=" + cacheDir, "multipart_size=20", "parallel_count=3").diskCache()
+        .ensureDiskfree()).isEqualTo(60L << 20);
+    assertThat(gw.config("", "use_cache=" + cacheDir, "ensure_diskfree=0").diskCache().ensureDiskfree()).isZero();
+    assertThat(gw.config("").diskCache()).as("use_cache off").isNull();
+  }
+
+  @Test
   void ensureDiskfreeAndFreeSpaceRatioAreExclusive() {
     assertThatThrownBy(() -> gw.config("", "use_cache=" + cacheDir, "ensure_diskfree=10", "free_space_ratio=5"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("together");
