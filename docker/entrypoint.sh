@@ -18,9 +18,7 @@
 #   OSSGW_HEAP_PERCENT  -XX:MaxRAMPercentage (default 40: the rest of the container limit is left to the prefetch and
 #                       upload buffers (option memory_limit), thread stacks and the page cache)
 #   OSSGW_JAVA_OPTS     extra JVM options, placed before -jar (e.g. -Dquarkus.http.port=9090)
-#   OSSGW_SMB_UNIX_USERS  comma-separated SMB user names that need a Unix account (Samba's tdbsam requires one);
-#                       names under ossgw.smb.users.<name>.* in the config file are added automatically. Accounts are
-#                       created only when missing and only when running as root (nologin shell, no home).
+# SMB users' Unix accounts (Samba's tdbsam needs one each) are created by the gateway itself (io.ossgw.app.smb).
 set -euo pipefail
 
 log() { echo "ossgw-entrypoint: $*" >&2; }
@@ -42,26 +40,6 @@ for var in OSS_ACCESS_KEY_ID OSS_ACCESS_KEY_SECRET; do
   fi
 done
 unset value
-
-# --- SMB users need Unix accounts (tdbsam looks them up with getpwnam)
-smb_users() {
-  local names="${OSSGW_SMB_UNIX_USERS:-}"
-  if [[ -r "$CONFIG" ]]; then
-    names="$names,$(sed -n 's/^[[:space:]]*ossgw\.smb\.users\.\([A-Za-z0-9_.-]*\)\..*/\1/p' "$CONFIG" | sort -u | paste -sd, -)"
-  fi
-  tr ',' '\n' <<<"$names" | sed '/^[[:space:]]*$/d' | sort -u
-}
-ensure_unix_users() {
-  local u
-  [[ "$(id -u)" == 0 ]] && command -v useradd >/dev/null 2>&1 || return 0
-  while IFS= read -r u; do
-    [[ "$u" =~ ^[a-z_][a-z0-9_.-]{0,31}$ ]] || die "SMB user name '$u' is not a valid Unix account name"
-    if ! getent passwd "$u" >/dev/null; then
-      useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$u"
-      log "created Unix account '$u' for SMB"
-    fi
-  done < <(smb_users)
-}
 
 # --- Java
 find_java() {
@@ -94,7 +72,6 @@ if [[ "$1" == serve ]]; then
   elif (( ! has_config )) && [[ -n "${OSSGW_CONFIG_FILE:-}" ]]; then
     die "OSSGW_CONFIG_FILE=$OSSGW_CONFIG_FILE does not exist"
   fi
-  ensure_unix_users
 fi
 
 [[ -f "$JAR" ]] || die "$JAR is missing (OSSGW_HOME=$OSSGW_HOME)"
