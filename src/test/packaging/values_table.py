@@ -70,9 +70,13 @@ def table():
 def check():
     want = {k: render(v) for k, v in leaves(yaml.safe_load(VALUES.read_text()))}
     have = {}
+    in_values = False
     for line in DOC.read_text().splitlines():
+        if line.startswith("#"):  # only the rows under the "### Values" heading, up to the next heading
+            in_values = line.strip() == "### Values"
+            continue
         m = ROW.match(line)
-        if m:
+        if in_values and m:
             have[m.group(1)] = m.group(2)
     problems = [f"missing in docs/deploy.md: `{k}` (default `{v}`)" for k, v in want.items() if k not in have]
     problems += [f"not in values.yaml: `{k}`" for k in have if k not in want]
