@@ -11,6 +11,8 @@ import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.MountOptions;
 import io.ossgw.core.engine.EngineException;
 import io.ossgw.fuse.MountException;
+import io.ossgw.nfs.NfsServer;
+import io.ossgw.nfs.export.Export;
 import io.quarkus.runtime.Quarkus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,10 +27,12 @@ import picocli.CommandLine.Option;
 /**
  * {@code ossgw demo [--dir DIR]}: the zero-config demo. Starts an embedded OSS emulator storing objects under
  * {@code DIR/data}, seeds bucket {@code demo} with sample objects written through the OSS SDK, mounts it at
- * {@code DIR/mnt}, prints what to try, and runs until Ctrl-C; then unmounts and stops.
+ * {@code DIR/mnt}, exports the same engine over NFSv3 as {@code /demo} on 127.0.0.1 (port 2049, or any free port
+ * when 2049 is taken), prints what to try, and runs until Ctrl-C; then stops NFS, unmounts and stops.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Zero-config demo: an embedded OSS emulator with a seeded bucket 'demo', mounted at DIR/mnt.")
+    description = "Zero-config demo: an embedded OSS emulator with a seeded bucket 'demo', mounted at DIR/mnt and "
+        + "exported over NFSv3 as 127.0.0.1:/demo.")
 public class DemoCommand implements Callable<Integer> {
   static final String BUCKET = "demo";
 
@@ -41,6 +45,10 @@ public class DemoCommand implements Callable<Integer> {
       description = "the emulator's port on 127.0.0.1 (default: any free port)")
   int port;
 
+  @Option(names = "--nfs-port", paramLabel = "PORT", defaultValue = "2049",
+      description = "the NFS (and MOUNT) port on 127.0.0.1; if it is taken, any free port (default 2049; -1: no NFS)")
+  int nfsPort;
+
   @Override
   public Integer call() throws IOException {
     boolean temporary = dir == null;
@@ -51,6 +59,7 @@ public class DemoCommand implements Callable<Integer> {
     Files.createDirectories(mnt);
     EmbeddedEmulator emulator = null;
     LiveMount live = null;
+    NfsServer nfs = null;
     Signals.exitCleanlyOnTermination();
     try {
       emulator = EmbeddedEmulator.start("127.0.0.1", port, data, List.of(BUCKET), null, null);
@@ -60,7 +69,10 @@ public class DemoCommand implements Callable<Integer> {
       MountPlan plan = MountPlanner.plan(MountSource.of(BUCKET, ""), mnt, opts, new Credentials("demo", "demo"),
           false, false, base.resolve("state"));
       live = LiveMount.start(plan, new FuseMounterAdapter());
-      printIntro(endpoint, mnt);
+      if (nfsPort >= 0) {
+        nfs = startNfs(live, base.resolve("state"));
+      }
+      printIntro(endpoint, mnt, nfs == null ? -1 : nfs.port());
       LiveMount watched = live;
       Thread.ofPlatform().daemon().name("ossgw-unmount-watch").start(() -> {
         try {
@@ -77,6 +89,9 @@ public class DemoCommand implements Callable<Integer> {
       Cli.error(e.getMessage());
       return ExitCodes.FAILED;
     } finally {
+      if (nfs != null) {
+        nfs.stop();
+      }
       if (live != null) {
         live.close();
       }
@@ -89,7 +104,7 @@ public class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static void printIntro(String endpoint, Path mnt) {
+  private static void printIntro(String endpoint, Path mnt, int nfsPort) {
     String m = mnt.toString();
     System.out.println("""
 
@@ -104,9 +119,35 @@ public class DemoCommand implements Callable<Integer> {
           python3 -c "import oss2; b=oss2.Bucket(oss2.Auth('any','any'), '%1$s', '%2$s'); \\
         print([o.key for o in oss2.ObjectIteratorV2(b)])"
           curl -s %1$s/-/counters             # the OSS requests the mount has made so far
-
-        Press Ctrl-C to unmount and stop.
         """.formatted(endpoint, BUCKET, m));
+    if (nfsPort >= 0) {
+      printNfs(nfsPort);
+    }
+    System.out.println("Press Ctrl-C to unmount and stop.");
+    System.out.flush();
+  }
+
+  /** The NFS export of the mounted engine (one cache for both): on --nfs-port, else on any free port. */
+  private NfsServer startNfs(LiveMount live, Path state) {
+    Export export = Export.builder("/" + BUCKET, live.engine().fileSystem()).build();
+    for (int p : nfsPort == 0 ? new int[] {0} : new int[] {nfsPort, 0}) {
+      try {
+        return NfsServer.builder().bind("127.0.0.1").port(p).export(export).stateDir(state.resolve("nfs")).build()
+            .start();
+      } catch (java.io.UncheckedIOException e) {
+        System.out.println("ossgw demo: NFS port " + p + " is taken (" + e.getCause().getMessage() + "); "
+            + "trying another");
+      }
+    }
+    return null;
+  }
+
+  private static void printNfs(int port) {
+    System.out.println("""
+        The same bucket is exported over NFSv3 (same engine, same cache) as 127.0.0.1:/%2$s, port %1$d:
+          nfs-ls 'nfs://127.0.0.1/%2$s?nfsport=%1$d&mountport=%1$d&version=3'      # apt-get install libnfs-utils
+          mount -t nfs -o nfsvers=3,proto=tcp,port=%1$d,mountport=%1$d,nolock 127.0.0.1:/%2$s /mnt/nfs
+        """.formatted(port, BUCKET));
     System.out.flush();
   }
 

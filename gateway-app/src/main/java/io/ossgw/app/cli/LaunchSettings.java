@@ -2,6 +2,8 @@ package io.ossgw.app.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Settings that must be in place before Quarkus reads its configuration, derived from the command line.
@@ -13,6 +15,8 @@ import java.nio.file.Path;
  *   <li>{@code serve --config FILE} adds FILE as a config source ({@code quarkus.config.locations}), so everything in it,
  *       {@code quarkus.http.port} included, takes effect at start-up. It ranks like application.properties but wins
  *       over it; environment variables and {@code -D} system properties win over both.
+ *   <li>The quick form {@code serve BUCKET[:/PREFIX] --nfs ... -o OPTIONS} becomes {@code ossgw.*} system properties
+ *       ({@link QuickServe}); they win over everything else.
  * </ul>
  */
 public final class LaunchSettings {
@@ -27,6 +31,12 @@ public final class LaunchSettings {
     if (!"serve".equals(command)) {
       setIfAbsent(HOST_ENABLED, "false");
       return null;
+    }
+    int at = Arrays.asList(args).indexOf("serve");
+    try {
+      QuickServe.properties(List.of(args).subList(at + 1, args.length)).forEach(System::setProperty);
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
     }
     String file = configFile(args);
     if (file == null) {

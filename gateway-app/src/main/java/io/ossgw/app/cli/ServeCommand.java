@@ -10,14 +10,19 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * {@code ossgw serve [--config FILE]}: runs the configured mounts (see {@code ossgw.*} properties), health on
- * {@code /q/health} and metrics on {@code /q/metrics} until SIGTERM/SIGINT, then unmounts everything and exits 0.
+ * {@code ossgw serve [--config FILE]}: runs the configured mounts and NFS exports (see {@code ossgw.*} properties),
+ * health on {@code /q/health} and metrics on {@code /q/metrics} until SIGTERM/SIGINT, then stops NFS, unmounts
+ * everything and exits 0. The quick form {@code ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR]
+ * [-o OPTIONS]} is translated into the same properties before start-up ({@link QuickServe}).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Run the gateway from configuration: application.properties, environment variables "
-        + "(OSSGW_OSS_ENDPOINT, ...), -D system properties and --config FILE.",
+        + "(OSSGW_OSS_ENDPOINT, ...), -D system properties and --config FILE: FUSE mounts (ossgw.mounts.*) and NFS "
+        + "exports (ossgw.exports.*, ossgw.nfs.*).",
+        "Quick form: ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR] -o OPTIONS",
         "Health: /q/health/ready and /q/health/live; Prometheus metrics: /q/metrics (HTTP port: quarkus.http.port, "
             + "default 8080). Without ossgw.oss.endpoint an embedded OSS emulator is started and used."})
 public class ServeCommand implements Callable<Integer> {
@@ -28,6 +33,27 @@ public class ServeCommand implements Callable<Integer> {
       description = "a properties file with ossgw.* (and quarkus.*) settings; it wins over application.properties, "
           + "environment variables and -D win over it")
   Path config;
+
+  /** Read before start-up by {@link QuickServe}, like the options below; declared here for --help and validation. */
+  @Parameters(arity = "0..1", paramLabel = "BUCKET[:/PREFIX]",
+      description = "quick form: serve this bucket (or sub-path) without a config file; needs --nfs")
+  String source;
+
+  @Option(names = "--nfs", description = "quick form: export BUCKET over NFSv3 as /BUCKET (or /BUCKET/PREFIX)")
+  boolean nfs;
+
+  @Option(names = "--nfs-port", paramLabel = "PORT",
+      description = "NFS and MOUNT TCP port (ossgw.nfs.port; default 2049; 0 = any free port)")
+  Integer nfsPort;
+
+  @Option(names = "--nfs-bind", paramLabel = "ADDR",
+      description = "NFS listen address (ossgw.nfs.bind; default 0.0.0.0)")
+  String nfsBind;
+
+  @Option(names = "-o", paramLabel = "OPTIONS",
+      description = "quick form: the options of 'ossgw mount' (ossfs names, comma-separated; url= is the OSS "
+          + "endpoint; without one the embedded emulator serves the bucket)")
+  java.util.List<String> options;
 
   @Inject
   Gateway gateway;
@@ -45,8 +71,8 @@ public class ServeCommand implements Callable<Integer> {
       return ExitCodes.FAILED;
     }
     var cfg = ConfigProvider.getConfig();
-    LOG.infof("ossgw serving %d mount(s); health: http://%s:%s/q/health, metrics: /q/metrics",
-        gateway.mounts().size(), cfg.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"),
+    LOG.infof("ossgw serving %d mount(s), %d NFS export(s)%s; health: http://%s:%s/q/health, metrics: /q/metrics",
+        gateway.mounts().size(), gateway.exports().size(), gateway.nfsPort().map(p -> " on port " + p).orElse(""), cfg.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"),
         cfg.getOptionalValue("quarkus.http.port", String.class).orElse("8080"));
     try {
       Quarkus.waitForExit();

@@ -11,9 +11,10 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * {@code /q/health/ready}: UP when the gateway has started, every configured mount is still mounted, and OSS answers
- * for every engine ({@link OssProbe}). Data: {@code mount.<name>} = mount point or "NOT MOUNTED", {@code oss.<bucket>}
- * = "reachable" or the error.
+ * {@code /q/health/ready}: UP when the gateway has started (the NFS server listening, if exports are configured),
+ * every configured mount is still mounted, and OSS answers for every engine ({@link OssProbe}). Data:
+ * {@code mount.<name>} = mount point or "NOT MOUNTED", {@code export.<name>} = its path, {@code nfs.port},
+ * {@code oss.<bucket>} = "reachable" or the error.
  */
 @Readiness
 @ApplicationScoped
@@ -39,6 +40,10 @@ public class GatewayReadiness implements HealthCheck {
       String key = "oss." + e.config().bucket() + (e.config().prefix().isEmpty() ? "" : ":/" + e.config().prefix());
       b.withData(key, error == null ? "reachable" : error);
     }
+    for (var x : gateway.exports()) {
+      b.withData("export." + x.name(), x.path());
+    }
+    gateway.nfsPort().ifPresent(port -> b.withData("nfs.port", port));
     gateway.emulatorEndpoint().ifPresent(ep -> b.withData("emulator", ep));
     return b.status(up).build();
   }

@@ -2,8 +2,10 @@ package io.ossgw.app.serve;
 
 import io.ossgw.app.config.DefaultOptionsConfig;
 import io.ossgw.app.config.EmulatorConfig;
+import io.ossgw.app.config.ExportsConfig;
 import io.ossgw.app.config.GatewayConfig;
 import io.ossgw.app.config.MountsConfig;
+import io.ossgw.app.config.NfsConfig;
 import io.ossgw.app.config.OssConfig;
 import io.ossgw.app.metrics.GatewayMetrics;
 import io.ossgw.app.mount.MountHandle;
@@ -27,9 +29,11 @@ import org.jboss.logging.Logger;
 
 /**
  * What {@code serve} runs: the embedded emulator when no endpoint is configured, one {@link Engine} per distinct
- * bucket/prefix, and one FUSE mount per {@code ossgw.mounts.<name>}. {@link #start} validates the whole configuration
- * first ({@link ServePlanner}) and undoes everything it started if any step fails; {@link #stop} (also on CDI
- * shutdown) unmounts everything, then closes the engines, then stops the emulator.
+ * endpoint/bucket/prefix (shared by every front end: one cache), one FUSE mount per {@code ossgw.mounts.<name>}, and
+ * an NFS server when {@code ossgw.exports.*} has entries. {@link #start} validates the whole configuration first
+ * ({@link ServePlanner}, {@link ExportPlanner}) and undoes everything it started if any step fails; {@link #stop}
+ * (also on CDI shutdown) stops NFS (uploading uncommitted writes), unmounts everything, then closes the engines, then
+ * stops the emulator.
  */
 @ApplicationScoped
 public class Gateway {
@@ -43,6 +47,8 @@ public class Gateway {
   @Inject DefaultOptionsConfig defaults;
   @Inject GatewayConfig gateway;
   @Inject EmulatorConfig emulatorConfig;
+  @Inject NfsConfig nfsConfig;
+  @Inject ExportsConfig exportsConfig;
   @Inject Mounter mounter;
   @Inject GatewayMetrics metrics;
 
@@ -50,6 +56,7 @@ public class Gateway {
   private EmbeddedEmulator emulator;
   private final Map<EngineKey, Engine> engines = new LinkedHashMap<>();
   private final List<ServedMount> served = new ArrayList<>();
+  private NfsFrontEnd nfs;
 
   /**
    * Validates the configuration, starts the emulator (zero-config), the engines and the mounts.
@@ -70,12 +77,20 @@ public class Gateway {
     if (emulatorConfig.port() < 0 || emulatorConfig.port() > 65535) {
       problems.add("ossgw.emulator.port must be 0..65535, got " + emulatorConfig.port());
     }
+    if (nfsConfig.port() < 0 || nfsConfig.port() > 65535) {
+      problems.add("ossgw.nfs.port must be 0..65535, got " + nfsConfig.port());
+    }
+    if (nfsConfig.openIdleTimeout().compareTo(Duration.ofSeconds(1)) < 0) {
+      problems.add("ossgw.nfs.open-idle-timeout must be at least 1s, got " + nfsConfig.openIdleTimeout());
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
     boolean embedded = oss.endpoint().isEmpty();
     // Validate everything before starting anything (a placeholder endpoint stands in for the emulator's).
-    ServePlanner.plan(oss, mounts, defaults, stateDir, embedded ? "http://127.0.0.1:1" : null, System.getenv());
+    String placeholder = embedded ? "http://127.0.0.1:1" : null;
+    ExportPlanner.plan(oss, exportsConfig, defaults, stateDir, placeholder, System.getenv(),
+        ServePlanner.plan(oss, mounts, defaults, stateDir, placeholder, System.getenv()));
     try {
       String emulatorEndpoint = null;
       if (embedded) {
@@ -84,19 +99,19 @@ public class Gateway {
         LOG.infof("no ossgw.oss.endpoint configured: started the embedded OSS emulator at %s (bucket '%s')",
             emulatorEndpoint, emulatorConfig.bucket());
       }
-      for (ServePlanner.Planned p : ServePlanner.plan(oss, mounts, defaults, stateDir, emulatorEndpoint,
-          System.getenv())) {
-        EngineConfig ec = p.plan().engine();
-        Engine engine = engines.get(new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix()));
-        if (engine == null) {
-          engine = Engine.start(ec);
-          engines.put(new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix()), engine);
-          metrics.engineStarted();
-        }
+      List<ServePlanner.Planned> planned = ServePlanner.plan(oss, mounts, defaults, stateDir, emulatorEndpoint,
+          System.getenv());
+      List<ExportPlanner.PlannedExport> exports = ExportPlanner.plan(oss, exportsConfig, defaults, stateDir,
+          emulatorEndpoint, System.getenv(), planned);
+      for (ServePlanner.Planned p : planned) {
+        Engine engine = engineFor(p.plan().engine());
         MountHandle h = mounter.mount(engine.fileSystem(), p.plan().mountpoint(), p.plan().fuse());
         served.add(new ServedMount(p.name(), p.plan(), engine, h));
         metrics.mountAdded(p.name(), h);
         LOG.infof("mount '%s': %s at %s", p.name(), p.plan().source(), p.plan().mountpoint());
+      }
+      if (!exports.isEmpty()) {
+        nfs = NfsFrontEnd.start(nfsConfig, exports, stateDir, x -> engineFor(x.engine()));
       }
       state = State.RUNNING;
     } catch (RuntimeException e) {
@@ -105,10 +120,23 @@ public class Gateway {
     }
   }
 
+  /** The engine of an endpoint/bucket/prefix, started on first use and shared by every front end. */
+  private Engine engineFor(EngineConfig ec) {
+    EngineKey key = new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix());
+    Engine engine = engines.get(key);
+    if (engine == null) {
+      engine = Engine.start(ec);
+      engines.put(key, engine);
+      metrics.engineStarted();
+    }
+    return engine;
+  }
+
   private EmbeddedEmulator startEmulator(Path stateDir) {
     Set<String> buckets = new LinkedHashSet<>();
     buckets.add(emulatorConfig.bucket());
     mounts.all().values().forEach(m -> buckets.add(m.bucket()));
+    exportsConfig.all().values().forEach(x -> buckets.add(x.bucket()));
     Path data = emulatorConfig.storage() == EmulatorConfig.Storage.MEMORY ? null
         : emulatorConfig.dataDir().orElse(stateDir.resolve("emulator"));
     return EmbeddedEmulator.start(emulatorConfig.bind(), emulatorConfig.port(), data, buckets, null, null);
@@ -124,6 +152,15 @@ public class Gateway {
   }
 
   private void stopAll() {
+    if (nfs != null) {
+      try {
+        nfs.close(); // first: it uploads what NFS clients wrote and did not COMMIT, through the engines
+        LOG.info("NFS server stopped");
+      } catch (RuntimeException e) {
+        LOG.warnf("stopping the NFS server failed: %s", e.getMessage());
+      }
+      nfs = null;
+    }
     for (ServedMount m : served.reversed()) {
       try {
         m.handle().close();
@@ -155,6 +192,16 @@ public class Gateway {
   /** The mounts while running (a copy). */
   public synchronized List<ServedMount> mounts() {
     return List.copyOf(served);
+  }
+
+  /** The NFS port while the NFS server runs. */
+  public synchronized Optional<Integer> nfsPort() {
+    return Optional.ofNullable(nfs).map(NfsFrontEnd::port);
+  }
+
+  /** The NFS exports while the NFS server runs (a copy). */
+  public synchronized List<ExportPlanner.PlannedExport> exports() {
+    return nfs == null ? List.of() : List.copyOf(nfs.exports());
   }
 
   /** The engines while running (a copy). */

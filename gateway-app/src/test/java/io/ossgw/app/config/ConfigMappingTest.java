@@ -21,6 +21,8 @@ class ConfigMappingTest {
         .withMapping(DefaultOptionsConfig.class)
         .withMapping(GatewayConfig.class)
         .withMapping(EmulatorConfig.class)
+        .withMapping(NfsConfig.class)
+        .withMapping(ExportsConfig.class)
         .withConverter(Duration.class, 100, new DurationConverter()) // Quarkus's "10s" syntax, as at run time
         .withSources(new PropertiesConfigSource(props, "test", 100))
         .build();
