@@ -50,6 +50,8 @@ import java.time.Duration;
  * @param stateDir directory of the persistent metadata store, or null for none
  * @param diskCache the persistent local data cache ({@code use_cache=} and its options), or null when off
  * @param noMixUpload never copy unchanged bytes with UploadPartCopy when uploading a file ({@code nomixupload})
+ * @param memoryLimit the memory budget of read-ahead buffers in bytes ({@code memory_limit=}, MB), or -1 for the
+ *     default (a quarter of the cgroup or host memory)
  */
 public record EngineConfig(
     String endpoint,
@@ -92,7 +94,8 @@ public record EngineConfig(
     int prefetchThreads,
     Path stateDir,
     DiskCacheSettings diskCache,
-    boolean noMixUpload) {
+    boolean noMixUpload,
+    long memoryLimit) {
 
   /** One MiB; ossfs's "MB" options are MiB. */
   public static final long MB = 1024L * 1024;
@@ -140,6 +143,8 @@ public record EngineConfig(
     require(window >= 0 && window <= 1024, "direct_read_prefetch_chunks", "between 0 and 1024");
     long limit = o.getLong("direct_read_prefetch_limit", 1024);
     require(limit >= 128, "direct_read_prefetch_limit", "at least 128 (MB)");
+    long memoryLimit = o.getLong("memory_limit", -1);
+    require(memoryLimit == -1 || memoryLimit >= 64, "memory_limit", "at least 64 (MB)");
     long maxKeys = o.getLong("list_object_max_keys", 1000);
     require(maxKeys >= 1 && maxKeys <= 1000, "list_object_max_keys", "between 1 and 1000");
     long statSize = o.getLong("max_stat_cache_size", 100_000);
@@ -187,7 +192,8 @@ public record EngineConfig(
         (int) o.getLong("direct_read_prefetch_thread", 64),
         o.get("state_dir").map(Path::of).orElse(stateDir),
         DiskCacheSettings.fromOptions(o),
-        o.has("nomixupload"));
+        o.has("nomixupload"),
+        memoryLimit < 0 ? -1 : memoryLimit * MB);
   }
 
   private static void require(boolean ok, String option, String what) {

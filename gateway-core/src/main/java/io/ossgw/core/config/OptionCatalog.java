@@ -74,7 +74,7 @@ public final class OptionCatalog {
     engine("direct_read_prefetch_thread", "64", "count", "parallel ranged GETs for read-ahead");
     // --- ossgw additions
     engine("state_dir", null, "path", "where ossgw keeps its metadata store (default /var/lib/ossgw as root, else ~/.local/state/ossgw)");
-    engine("memory_limit", null, "MB", "total memory for prefetch and upload buffers (default: from the cgroup limit)");
+    engine("memory_limit", null, "MB", "memory budget of read-ahead buffers (min 64; default a quarter of the cgroup or host memory; read-ahead gets at most direct_read_prefetch_limit of it)");
     // --- FUSE pass-through (libfuse 2)
     fuse("allow_other", "let other users (and Samba) use the mount");
     fuse("allow_root", "let root use the mount");

@@ -1,5 +1,6 @@
 package io.ossgw.core.diskcache;
 
+import io.ossgw.core.observe.EngineObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -37,6 +38,7 @@ public final class DiskCache implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(DiskCache.class.getName());
 
   private final DiskCacheSettings settings;
+  private final EngineObserver observer;
   private final Path root;
   private final Path data;
   private final MVStore index;
@@ -49,8 +51,9 @@ public final class DiskCache implements AutoCloseable {
   private long usedBytes;
   private boolean closed;
 
-  private DiskCache(DiskCacheSettings settings, Path root, MVStore index) {
+  private DiskCache(DiskCacheSettings settings, Path root, MVStore index, EngineObserver observer) {
     this.settings = settings;
+    this.observer = observer;
     this.root = root;
     this.data = root.resolve("data");
     this.index = index;
@@ -67,6 +70,11 @@ public final class DiskCache implements AutoCloseable {
    * @throws UncheckedIOException when the directory cannot be created or the index is locked by another process
    */
   public static DiskCache open(DiskCacheSettings settings, String bucket, String mountId) {
+    return open(settings, bucket, mountId, EngineObserver.NONE);
+  }
+
+  /** As {@link #open(DiskCacheSettings, String, String)}, reporting lookups and evictions as cache {@code disk}. */
+  public static DiskCache open(DiskCacheSettings settings, String bucket, String mountId, EngineObserver observer) {
     if (settings.checkDirExist() && !Files.isDirectory(settings.dir())) {
       throw new IllegalArgumentException("use_cache directory " + settings.dir()
           + " does not exist (check_cache_dir_exist is set)");
@@ -86,7 +94,7 @@ public final class DiskCache implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new UncheckedIOException(new IOException("use_cache index " + root + " unavailable: " + e.getMessage(), e));
     }
-    DiskCache c = new DiskCache(settings, root, index);
+    DiskCache c = new DiskCache(settings, root, index, observer);
     c.load();
     return c;
   }
@@ -158,6 +166,7 @@ public final class DiskCache implements AutoCloseable {
           if (readFile(e, offset, dst, len)) {
             e.lastUse = clock.incrementAndGet();
             hits.incrementAndGet();
+            observer.cacheLookups("disk", true, 1);
             return e.objectSize;
           }
         }
@@ -166,6 +175,7 @@ public final class DiskCache implements AutoCloseable {
       lock.readLock().unlock();
     }
     misses.incrementAndGet();
+    observer.cacheLookups("disk", false, 1);
     if (stale != null) {
       invalidate(key, stale.etag);
     }
@@ -274,6 +284,7 @@ public final class DiskCache implements AutoCloseable {
         return false;
       }
       drop(victim);
+      observer.cacheEviction("disk");
     }
     return true;
   }

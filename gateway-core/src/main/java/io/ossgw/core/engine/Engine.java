@@ -91,9 +91,9 @@ public final class Engine implements AutoCloseable {
 
   /** As {@link #over(EngineConfig, ObjectStore, Ticker)}; the caches report to {@code observer}. */
   public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer) {
-    MemoryBudget budget = new MemoryBudget(MemoryBudget.defaultCapacity(config.prefetchLimit()));
+    MemoryBudget budget = new MemoryBudget(MemoryBudget.capacity(config.prefetchLimit(), config.memoryLimit()));
     BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
-    DiskCache diskCache = openDiskCache(config);
+    DiskCache diskCache = openDiskCache(config, observer);
     ObjectStore data = diskCache == null ? store : new CachingObjectStore(store, diskCache);
     MetaStore metaStore = config.stateDir() == null ? MetaStore.NONE : MvMetaStore.open(metaStoreFile(config));
     VirtualFileSystem fs = Observation.with(observer, () -> new OssFileSystem(config, data, pool, metaStore, ticker));
@@ -108,12 +108,12 @@ public final class Engine implements AutoCloseable {
    *
    * @throws EngineException when the cache directory is missing (check_cache_dir_exist) or unusable
    */
-  private static DiskCache openDiskCache(EngineConfig config) {
+  private static DiskCache openDiskCache(EngineConfig config, EngineObserver observer) {
     if (config.diskCache() == null) {
       return null;
     }
     try {
-      return DiskCache.open(config.diskCache(), config.bucket(), mountId(config));
+      return DiskCache.open(config.diskCache(), config.bucket(), mountId(config), observer);
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       throw new EngineException(e.getMessage(), e);
     }

@@ -83,6 +83,17 @@ public final class MemoryBudget {
   }
 
   /**
+   * The engine's budget: {@code memory_limit} when given, else {@link #defaultCapacity}; read-ahead never gets more
+   * than {@code direct_read_prefetch_limit} of it.
+   *
+   * @param prefetchLimit {@code direct_read_prefetch_limit} in bytes
+   * @param memoryLimit {@code memory_limit} in bytes, or -1 for the default
+   */
+  public static long capacity(long prefetchLimit, long memoryLimit) {
+    return memoryLimit > 0 ? Math.min(prefetchLimit, memoryLimit) : defaultCapacity(prefetchLimit);
+  }
+
+  /**
    * The default budget: a quarter of the memory limit, at most {@code cap} bytes and at least 64 MiB, so the heap,
    * the JVM and the page cache keep the rest of a pod's limit.
    */

@@ -27,7 +27,8 @@ public interface EngineObserver {
   /**
    * Lookups in one of the engine's caches.
    *
-   * @param cache {@code stat} (attributes and "no such file" answers) or {@code dir} (directory listings)
+   * @param cache {@code stat} (attributes and "no such file" answers), {@code dir} (directory listings) or
+   *     {@code disk} (the {@code use_cache} data cache: one lookup per ranged read pinned to an ETag)
    * @param hit whether the lookup found a live entry
    * @param count number of lookups
    */
