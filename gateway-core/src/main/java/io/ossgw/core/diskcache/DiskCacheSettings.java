@@ -24,7 +24,8 @@ public record DiskCacheSettings(
     Path dir, long ensureDiskfree, int freeSpaceRatio, boolean delCache, boolean checkDirExist, long fakeDiskfree) {
 
   /**
-   * The settings from {@code -o} options, or null when {@code use_cache} is absent or empty (the cache is off).
+   * The settings from {@code -o} options, or null when {@code use_cache} is absent or empty, or {@code direct_read} is
+   * set (as in ossfs, direct reads use no disk): the cache is off.
    *
    * @throws IllegalArgumentException when both {@code ensure_diskfree} and {@code free_space_ratio} are set (ossfs
    *     refuses that too) or a value is out of range
@@ -32,6 +33,12 @@ public record DiskCacheSettings(
   public static DiskCacheSettings fromOptions(MountOptions o) {
     String dir = o.get("use_cache").orElse("").strip();
     if (dir.isEmpty()) {
+      return null;
+    }
+    if (o.has("direct_read")) {
+      // ossfs: direct_read serves reads from memory chunks, never from the disk cache (reference/ossfs-compat.md §3.7)
+      System.getLogger(DiskCacheSettings.class.getName()).log(System.Logger.Level.WARNING,
+          "use_cache is ignored with direct_read: reads are served from memory only");
       return null;
     }
     long free = o.getLong("ensure_diskfree", 0);

@@ -181,6 +181,7 @@ class DiskCacheTest {
         .ensureDiskfree()).isEqualTo(60L << 20);
     assertThat(gw.config("", "use_cache=" + cacheDir, "ensure_diskfree=0").diskCache().ensureDiskfree()).isZero();
     assertThat(gw.config("").diskCache()).as("use_cache off").isNull();
+    assertThat(gw.config("", "use_cache=" + cacheDir, "direct_read").diskCache()).as("direct_read uses no disk").isNull();
   }
 
   @Test
