@@ -66,7 +66,7 @@ public final class OptionCatalog {
     flag("check_cache_dir_exist", "refuse to mount when the use_cache directory does not exist (default: create it)");
     engine("fake_diskfree", null, "MB", "test only: pretend the use_cache disk has this much free space");
     // --- read path
-    flag("direct_read", "sequential reads prefetched into memory (ossgw's default read path)");
+    flag("direct_read", "sequential reads prefetched into memory (ossgw's default read path); turns use_cache off");
     engine("direct_read_chunk_size", "4", "MB", "size of one prefetch chunk (1..32)");
     engine("direct_read_prefetch_chunks", "32", "chunks", "largest read-ahead window per file (0 = no read-ahead)");
     engine("direct_read_prefetch_limit", "1024", "MB", "read-ahead memory for all files together (min 128)");
