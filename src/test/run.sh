@@ -4,9 +4,11 @@
 #   2. pytest src/test/python     the emulator's SDK cross-checks (oss2, alibabacloud-oss-v2)
 #   3. pytest src/test/e2e        black-box tests of the built ./ossgw launcher (real FUSE mounts; needs root,
 #                                 /dev/fuse, libfuse2 and fusermount)
+#   4. src/test/packaging/check.sh  Dockerfile (hadolint), Helm chart (lint, template, strict k8s.io/api decoding),
+#                                 docs values table, the container entrypoint serving NFS on the host
 # Exits non-zero if any step fails. Needs a JDK >= 25 and the venv (.venv, or OSSGW_VENV) with
 # src/test/python/requirements.txt and src/test/e2e/requirements.txt installed; .ci/run sets all of that up.
-# Options: OSSGW_TEST_STEPS="maven python e2e" (the default) selects steps; extra arguments go to both pytest runs
+# Options: OSSGW_TEST_STEPS="maven python e2e packaging" (the default) selects steps; extra arguments go to both pytest runs
 # (e.g. src/test/run.sh -k stdlib).
 set -uo pipefail
 
@@ -14,7 +16,7 @@ ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 cd "$ROOT"
 LOGS="$ROOT/target/test-logs"
 mkdir -p "$LOGS"
-STEPS="${OSSGW_TEST_STEPS:-maven python e2e}"
+STEPS="${OSSGW_TEST_STEPS:-maven python e2e packaging}"
 VENV="${OSSGW_VENV:-$ROOT/.venv}"
 
 java_major() {
@@ -74,6 +76,13 @@ fi
 if [[ " $STEPS " == *" e2e "* ]]; then
   run_pytest "pytest src/test/e2e (./ossgw mount, FUSE)" src/test/e2e pytest-e2e.xml "$@"
 fi
+# --- 4. packaging (tools from src/test/packaging/install-tools.sh, run by .ci/run); JUnit XML packaging-check.xml
+if [[ " $STEPS " == *" packaging "* ]]; then
+  t0=$SECONDS
+  rm -f "$LOGS/packaging-check.xml"
+  OSSGW_TEST_LOGS="$LOGS" OSSGW_VENV="$VENV" src/test/packaging/check.sh 2>&1 | tee "$LOGS/packaging.log"
+  record "packaging (Docker, Helm, entrypoint)" "${PIPESTATUS[0]}" $((SECONDS - t0))
+fi
 
 # --- summary: per step, then the test counts of every report (Surefire and pytest JUnit XML).
 echo
@@ -98,9 +107,10 @@ def count(files):
             f += int(suite.get("failures", 0)) + int(suite.get("errors", 0))
     return t, f, s
 parts = {"JUnit": count(glob.glob(f"{root}/*/target/surefire-reports/TEST-*.xml")),
-         "pytest": count(glob.glob(f"{logs}/pytest-*.xml"))}
+         "pytest": count(glob.glob(f"{logs}/pytest-*.xml")),
+         "packaging": count(glob.glob(f"{logs}/packaging-check.xml"))}
 for name, (t, f, s) in parts.items():
-    print(f"  {name:7s} {t - f - s} passed, {f} failed, {s} skipped")
+    print(f"  {name:9s} {t - f - s} passed, {f} failed, {s} skipped")
 T = sum(p[0] for p in parts.values()); F = sum(p[1] for p in parts.values()); S = sum(p[2] for p in parts.values())
 print(f"tests: {T - F - S} passed, {F} failed, {S} skipped")
 PY

@@ -169,7 +169,9 @@ ossgw.nfs.bind=127.0.0.1
 ossgw.nfs.port=$nfs
 ossgw.exports.pkg.bucket=demo
 EOF
-  OSSGW_CONFIG_FILE="$WORK/ossgw.properties" entrypoint >"$WORK/serve.log" 2>&1 &
+  # Started directly (not through a function): the entrypoint execs the JVM, so $! is the JVM that gets SIGTERM.
+  OSSGW_HOME="$ROOT/gateway-app/target" OSSGW_CONFIG_FILE="$WORK/ossgw.properties" docker/entrypoint.sh \
+    >"$WORK/serve.log" 2>&1 &
   SERVE_PID=$!
   deadline=$((SECONDS + 90))
   while (( SECONDS < deadline )) && kill -0 "$SERVE_PID" 2>/dev/null; do
