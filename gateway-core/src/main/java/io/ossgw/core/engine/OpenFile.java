@@ -28,6 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>State changes happen under {@link #lock}; uploads hold it too, so a write waits for an upload of the same file.
  */
 final class OpenFile {
+  private static final System.Logger LOG = System.getLogger(OpenFile.class.getName());
   final ReentrantLock lock = new ReentrantLock();
   private final DataPath data;
   private String path;
@@ -275,8 +276,17 @@ final class OpenFile {
       } else if (copyPrefix()) {
         long prefix = staged.cleanPrefix();
         data.load(staged, key, node.attr().etag(), prefix, staged.size());
-        r = data.uploader().uploadKeepingPrefix(key, staged, prefix, meta);
-        type = "Multipart";
+        try {
+          r = data.uploader().uploadKeepingPrefix(key, staged, prefix, meta);
+          type = "Multipart";
+        } catch (StoreException e) {
+          // e.g. the object became Appendable (UploadPartCopy refuses those): send the whole file instead
+          LOG.log(System.Logger.Level.WARNING, "UploadPartCopy upload of " + path + " failed (" + e.code()
+              + "); uploading the whole file");
+          data.load(staged, key, node.attr().etag(), 0, staged.size());
+          r = data.uploader().upload(key, staged, meta);
+          type = staged.size() >= data.uploader().multipartSize() ? "Multipart" : "Normal";
+        }
       } else {
         data.load(staged, key, node.attr().etag(), 0, staged.size());
         r = data.uploader().upload(key, staged, meta);
