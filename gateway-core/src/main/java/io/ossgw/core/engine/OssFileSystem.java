@@ -104,7 +104,9 @@ final class OssFileSystem implements VirtualFileSystem {
 
   @Override
   public FileHandle open(String path, OpenFlags flags, Caller caller) {
-    Node node = ns.resolve(path);
+    Node resolved = ns.resolve(path);
+    // a write uploads the file's metadata: never from readdir_optimize's listing defaults (one HEAD instead)
+    Node node = flags.write() && !resolved.metaKnown() && !resolved.isDirectory() ? ns.lookup(path) : resolved;
     if (node.isDirectory()) {
       throw new FsException(Errno.EISDIR, path);
     }
@@ -286,12 +288,17 @@ final class OssFileSystem implements VirtualFileSystem {
     if (node.origin() == Origin.ROOT) {
       return node.attr(); // the mount root has no object to carry attributes
     }
-    FileAttr changed = AttrWriter.apply(node.attr(), changes);
     OpenFile open = handle != null ? OssHandle.of(handle).file : openFiles.get(path);
     if (open != null && open.hasLocalState()) {
-      open.updateAttr(changed, changes.mtime() != null); // written with the pending upload
+      open.updateAttr(AttrWriter.apply(node.attr(), changes), changes.mtime() != null); // written with the upload
       return open.currentNode().attr();
     }
+    if (!node.metaKnown()) {
+      // readdir_optimize showed listing defaults: change the object's real attributes, not those (one HEAD, as ossfs
+      // re-HEADs its "fake" entries before a change)
+      node = ns.lookup(path);
+    }
+    FileAttr changed = AttrWriter.apply(node.attr(), changes);
     Node written = attrWriter.write(path, node, changed);
     if (open != null) {
       open.updateAttr(written.attr(), false);

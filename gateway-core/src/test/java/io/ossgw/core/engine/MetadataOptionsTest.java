@@ -159,6 +159,29 @@ class MetadataOptionsTest {
   }
 
   @Test
+  void chmodUnderReaddirOptimizeKeepsTheMetadataTheListingDidNotShow() {
+    ObjectMetadata m = new ObjectMetadata();
+    m.setUserMetadata(Map.of("mode", Integer.toString(0100600), "uid", "4242", "gid", "4343", "mtime", "1577934245"));
+    gw.sdk.putObject(BUCKET, "keep/f", new ByteArrayInputStream(utf8("abc")), m);
+    VirtualFileSystem fs = gw.mount("readdir_optimize");
+    fs.readdir("/keep");
+    fs.setattr("/keep/f", io.ossgw.core.vfs.SetAttr.mode(0644), null, USER);
+    Map<String, String> after = gw.sdk.getObjectMetadata(BUCKET, "keep/f").getUserMetadata();
+    assertThat(after).containsEntry("mode", Integer.toString(0100644)).containsEntry("uid", "4242")
+        .containsEntry("gid", "4343").containsEntry("mtime", "1577934245");
+    assertThat(fs.getattr("/keep/f").uid()).isEqualTo(4242);
+
+    gw.sdk.putObject(BUCKET, "keep/g", new ByteArrayInputStream(utf8("abc")), m);
+    VirtualFileSystem cold = gw.mount("readdir_optimize");
+    cold.readdir("/keep");
+    io.ossgw.core.vfs.FileHandle h = cold.open("/keep/g", io.ossgw.core.vfs.OpenFlags.READ_WRITE, USER);
+    cold.write(h, 3, java.nio.ByteBuffer.wrap(utf8("def")));
+    cold.release(h);
+    assertThat(gw.sdk.getObjectMetadata(BUCKET, "keep/g").getUserMetadata())
+        .containsEntry("mode", Integer.toString(0100600)).containsEntry("uid", "4242").containsEntry("gid", "4343");
+  }
+
+  @Test
   void readdirOptimizeShowsForeignObjectsWithOssfsDefaultsAndNoHead() {
     ObjectMetadata m = new ObjectMetadata();
     m.setUserMetadata(Map.of("mode", Integer.toString(0100600), "uid", "4242"));
