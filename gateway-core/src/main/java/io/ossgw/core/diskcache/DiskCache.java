@@ -67,7 +67,8 @@ public final class DiskCache implements AutoCloseable {
    *
    * @param mountId a short id of endpoint, bucket and prefix (so two mounts never share an index)
    * @throws IllegalArgumentException with {@code check_cache_dir_exist} when the directory does not exist
-   * @throws UncheckedIOException when the directory cannot be created or the index is locked by another process
+   * @throws UncheckedIOException when the directory cannot be created
+   * @throws IllegalStateException when the index is locked by another process (another gateway on the same mount)
    */
   public static DiskCache open(DiskCacheSettings settings, String bucket, String mountId) {
     return open(settings, bucket, mountId, EngineObserver.NONE);
@@ -92,7 +93,8 @@ public final class DiskCache implements AutoCloseable {
     try {
       index = new MVStore.Builder().fileName(root.resolve("index.mv").toString()).open();
     } catch (RuntimeException e) {
-      throw new UncheckedIOException(new IOException("use_cache index " + root + " unavailable: " + e.getMessage(), e));
+      throw new IllegalStateException("use_cache index in " + root + " is in use by another process or unreadable: "
+          + e.getMessage(), e);
     }
     DiskCache c = new DiskCache(settings, root, index, observer);
     c.load();

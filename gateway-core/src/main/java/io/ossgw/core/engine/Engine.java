@@ -104,9 +104,10 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * The {@code use_cache} data cache of this mount, or null when off.
+   * The {@code use_cache} data cache of this mount, or null when off. A cache whose index another process holds (a
+   * second gateway on the same mount) is skipped with a warning: the cache only saves requests.
    *
-   * @throws EngineException when the cache directory is missing (check_cache_dir_exist) or unusable
+   * @throws EngineException when the cache directory is missing (check_cache_dir_exist) or cannot be created
    */
   private static DiskCache openDiskCache(EngineConfig config, EngineObserver observer) {
     if (config.diskCache() == null) {
@@ -114,6 +115,10 @@ public final class Engine implements AutoCloseable {
     }
     try {
       return DiskCache.open(config.diskCache(), config.bucket(), mountId(config), observer);
+    } catch (IllegalStateException e) {
+      System.getLogger(Engine.class.getName()).log(System.Logger.Level.WARNING, e.getMessage()
+          + "; running without use_cache");
+      return null;
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       throw new EngineException(e.getMessage(), e);
     }

@@ -185,6 +185,16 @@ class DiskCacheTest {
   }
 
   @Test
+  void aSecondEngineOnTheSameCacheRunsWithoutIt() {
+    putForeign("two.bin", random(1000, 10));
+    Engine first = engine();
+    Engine second = engine();
+    assertThat(first.diskCache()).isNotNull();
+    assertThat(second.diskCache()).as("index held by the first").isNull();
+    assertThat(readFile(second.fileSystem(), "/two.bin")).hasSize(1000);
+  }
+
+  @Test
   void ensureDiskfreeAndFreeSpaceRatioAreExclusive() {
     assertThatThrownBy(() -> gw.config("", "use_cache=" + cacheDir, "ensure_diskfree=10", "free_space_ratio=5"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("together");
