@@ -104,6 +104,12 @@ public final class CachingObjectStore implements ObjectStore {
   }
 
   @Override
+  public PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
+      String uploadId, int partNumber) {
+    return delegate.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber);
+  }
+
+  @Override
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
     try {
       return delegate.completeMultipartUpload(key, uploadId, parts);

@@ -6,6 +6,7 @@ import io.ossgw.core.meta.Node;
 import io.ossgw.core.meta.PosixMeta;
 import io.ossgw.core.store.AppendResult;
 import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
@@ -277,9 +278,12 @@ final class OpenFile {
         long prefix = staged.cleanPrefix();
         data.load(staged, key, node.attr().etag(), prefix, staged.size());
         try {
-          r = data.uploader().uploadKeepingPrefix(key, staged, prefix, meta);
+          r = data.uploader().uploadKeepingPrefix(key, node.attr().etag(), staged, prefix, meta);
           type = "Multipart";
         } catch (StoreException e) {
+          if (e.kind() == StoreErrorKind.PRECONDITION_FAILED) {
+            throw new FsException(Errno.EIO, path + " changed in OSS while open; not uploaded", e);
+          }
           // e.g. the object became Appendable (UploadPartCopy refuses those): send the whole file instead
           LOG.log(System.Logger.Level.WARNING, "UploadPartCopy upload of " + path + " failed (" + e.code()
               + "); uploading the whole file");

@@ -94,6 +94,13 @@ public final class ObservedObjectStore implements ObjectStore {
   }
 
   @Override
+  public PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
+      String uploadId, int partNumber) {
+    return timed("UploadPartCopy",
+        () -> delegate.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber));
+  }
+
+  @Override
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
     return timed("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts));
   }

@@ -78,6 +78,19 @@ public interface ObjectStore extends AutoCloseable {
   /** UploadPartCopy of {@code [sourceOffset, sourceOffset + length)} of {@code sourceKey} as part {@code partNumber}. */
   PartETag uploadPartCopy(String sourceKey, long sourceOffset, long length, String key, String uploadId, int partNumber);
 
+  /**
+   * UploadPartCopy from version {@code sourceEtag} of the source only ({@code x-oss-copy-source-if-match}), so a copy
+   * never takes bytes of an object replaced since the caller read its ETag. Decorators pass it through; the default
+   * ignores the ETag.
+   *
+   * @param sourceEtag the ETag (without quotes) the source must still have, or null
+   * @throws StoreException PRECONDITION_FAILED when the source has another ETag
+   */
+  default PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
+      String uploadId, int partNumber) {
+    return uploadPartCopy(sourceKey, sourceOffset, length, key, uploadId, partNumber);
+  }
+
   /** CompleteMultipartUpload with the parts in ascending part-number order. */
   WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts);
 

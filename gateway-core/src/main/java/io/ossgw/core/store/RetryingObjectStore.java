@@ -111,6 +111,13 @@ public final class RetryingObjectStore implements ObjectStore {
   }
 
   @Override
+  public PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
+      String uploadId, int partNumber) {
+    return retry("UploadPartCopy",
+        () -> delegate.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber));
+  }
+
+  @Override
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
     return retry("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts));
   }

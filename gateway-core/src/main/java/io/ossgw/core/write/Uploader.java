@@ -79,9 +79,12 @@ public final class Uploader {
    * "mix multipart" upload (reference/ossfs-compat.md §3.6). The caller has made {@code [prefix, size)} valid and
    * checked {@code prefix >= 100 KB} (OSS's smallest non-last part); the source must not be an Appendable object.
    *
-   * @throws io.ossgw.core.store.StoreException when OSS refuses (the upload is aborted)
+   * @param etag the ETag of the object the prefix was read from: the copies fail rather than take another version's
+   *     bytes ({@code x-oss-copy-source-if-match}); null to copy whatever is there
+   * @throws io.ossgw.core.store.StoreException when OSS refuses, PRECONDITION_FAILED when the object changed (the
+   *     upload is aborted)
    */
-  public WriteResult uploadKeepingPrefix(String key, StagedFile file, long prefix, WriteMeta meta) {
+  public WriteResult uploadKeepingPrefix(String key, String etag, StagedFile file, long prefix, WriteMeta meta) {
     long size = file.size();
     file.materializeSize();
     int copyParts = (int) Math.max(1, (prefix + copyPartSize - 1) / copyPartSize);
@@ -99,7 +102,7 @@ public final class Uploader {
         slots.acquire();
         copies.add(executor.submit(() -> {
           try {
-            return store.uploadPartCopy(key, start, len, key, uploadId, part);
+            return store.uploadPartCopy(key, etag, start, len, key, uploadId, part);
           } finally {
             slots.release();
           }

@@ -149,6 +149,26 @@ class AppendAndDirtyDataTest {
   }
 
   @Test
+  void anAppendToAnObjectReplacedSinceTheOpenFailsInsteadOfMixingVersions() {
+    VirtualFileSystem fs = gw.mount();
+    writeFile(fs, "/x.bin", random(700 * 1024, 12));
+    FileHandle h = fs.open("/x.bin", OpenFlags.READ_WRITE, USER);
+    fs.write(h, 700 * 1024, ByteBuffer.wrap(random(1000, 13)));
+    byte[] theirs = random(800 * 1024, 14);
+    gw.sdk.putObject(BUCKET, "x.bin", new ByteArrayInputStream(theirs)); // another client replaces it meanwhile
+    try {
+      fs.flush(h);
+      throw new AssertionError("the flush should fail");
+    } catch (io.ossgw.core.vfs.FsException e) {
+      assertThat(e.errno()).isEqualTo(io.ossgw.core.vfs.Errno.EIO);
+    } finally {
+      fs.release(h);
+    }
+    assertThat(gw.count("AbortMultipartUpload")).as("the copy upload was aborted").isPositive();
+    assertThat(Arrays.equals(gw.objectBytes("x.bin"), theirs)).as("their version stays, unmixed").isTrue();
+  }
+
+  @Test
   void appendToASmallNormalObjectDownloadsAndUploadsItAgain() {
     VirtualFileSystem fs = gw.mount();
     writeFile(fs, "/s.txt", utf8("small\n"));

@@ -251,7 +251,16 @@ public final class AliyunObjectStore implements ObjectStore {
 
   @Override
   public PartETag uploadPartCopy(String sourceKey, long sourceOffset, long length, String key, String uploadId, int partNumber) {
+    return uploadPartCopy(sourceKey, null, sourceOffset, length, key, uploadId, partNumber);
+  }
+
+  @Override
+  public PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
+      String uploadId, int partNumber) {
     UploadPartCopyRequest req = new UploadPartCopyRequest(bucket, sourceKey, bucket, key, uploadId);
+    if (sourceEtag != null) {
+      req.setMatchingETagConstraints(List.of("\"" + sourceEtag + "\""));
+    }
     req.setPartNumber(partNumber);
     req.setBeginIndex(sourceOffset);
     req.setPartSize(length);
