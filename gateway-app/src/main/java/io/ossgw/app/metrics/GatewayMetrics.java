@@ -6,6 +6,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ossgw.app.mount.MountHandle;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.engine.Engine;
+import io.ossgw.core.observe.EngineObserver;
 import io.ossgw.fuse.FuseOp;
 import io.ossgw.fuse.FuseStats;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,10 +17,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The gateway's Prometheus metrics ({@code /q/metrics}):
+ * The gateway's Prometheus metrics ({@code /q/metrics}); docs/deploy.md "Metrics" lists them all. Engine-level meters
+ * carry {@code bucket} ({@code BUCKET} or {@code BUCKET:/PREFIX}); front-end, NFS, SMB and spool meters are in
+ * {@link FrontEndMetrics}.
  *
  * <ul>
  *   <li>{@code ossgw_engine_starts_total}: engines started (one per distinct bucket/prefix);
+ *   <li>{@code ossgw_oss_requests_seconds{operation,outcome,bucket}}: OSS request attempts with latency histogram
+ *       ({@link MicrometerEngineObserver}); {@code ossgw_oss_retries_total{operation,bucket}};
+ *   <li>{@code ossgw_cache_hits_total}, {@code ossgw_cache_misses_total}, {@code ossgw_cache_evictions_total}
+ *       {@code {cache,bucket}}: cache {@code stat} (attributes, "no such file"), {@code dir} (listings), {@code disk}
+ *       (the use_cache data cache);
+ *   <li>{@code ossgw_memory_used_bytes}, {@code ossgw_memory_peak_bytes}, {@code ossgw_memory_budget_bytes}
+ *       {@code {bucket}}: prefetch and upload buffers against the budget (option memory_limit);
  *   <li>{@code ossgw_fuse_operations_total{mount,op}}: FUSE callbacks per operation ({@link FuseStats#count});
  *   <li>{@code ossgw_fuse_errors_total{mount,op}}: callbacks that returned an error;
  *   <li>{@code ossgw_fuse_read_bytes_total{mount}}, {@code ossgw_fuse_written_bytes_total{mount}};
@@ -31,6 +43,7 @@ public class GatewayMetrics {
 
   private Counter engineStarts;
   private final List<Meter> perMount = new ArrayList<>();
+  private final List<Meter> perEngine = new ArrayList<>();
 
   /** Registers the counters that exist from the start, so /q/metrics shows them at 0 before the first mount. */
   void onStart(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event) {
@@ -47,6 +60,31 @@ public class GatewayMetrics {
   /** Counts one engine start. */
   public void engineStarted() {
     engineStarts().increment();
+  }
+
+  /** The label of an engine's meters: {@code BUCKET} or {@code BUCKET:/PREFIX}. */
+  public static String engineLabel(EngineConfig c) {
+    return c.prefix().isEmpty() ? c.bucket() : c.bucket() + ":/" + c.prefix().replaceAll("/+$", "");
+  }
+
+  /** The observer to start an engine with ({@code Engine.start(config, observer)}): OSS requests, retries, caches. */
+  public EngineObserver observer(EngineConfig config) {
+    return new MicrometerEngineObserver(registry, engineLabel(config));
+  }
+
+  /** Counts one engine start and registers its memory-budget gauges. */
+  public synchronized void engineStarted(Engine engine) {
+    engineStarted();
+    String bucket = engineLabel(engine.config());
+    perEngine.add(Gauge.builder("ossgw.memory.used", engine, e -> e.memoryBudget().used()).strongReference(true)
+        .description("prefetch and upload buffer bytes reserved now").baseUnit("bytes").tag("bucket", bucket)
+        .register(registry));
+    perEngine.add(Gauge.builder("ossgw.memory.peak", engine, e -> e.memoryBudget().peak()).strongReference(true)
+        .description("most prefetch and upload buffer bytes reserved at once").baseUnit("bytes")
+        .tag("bucket", bucket).register(registry));
+    perEngine.add(Gauge.builder("ossgw.memory.budget", engine, e -> e.memoryBudget().capacity())
+        .strongReference(true).description("the prefetch and upload buffer budget (option memory_limit)")
+        .baseUnit("bytes").tag("bucket", bucket).register(registry));
   }
 
   /** Registers the meters of one mount. */
@@ -71,9 +109,11 @@ public class GatewayMetrics {
         .description("1 while the FUSE mount is live").tag("mount", name).register(registry));
   }
 
-  /** Removes every per-mount meter (on shutdown). */
+  /** Removes every per-mount and per-engine gauge (on shutdown: they would hold closed objects). */
   public synchronized void mountsRemoved() {
     perMount.forEach(registry::remove);
     perMount.clear();
+    perEngine.forEach(registry::remove);
+    perEngine.clear();
   }
 }

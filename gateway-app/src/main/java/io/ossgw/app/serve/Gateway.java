@@ -125,9 +125,9 @@ public class Gateway {
     EngineKey key = new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix());
     Engine engine = engines.get(key);
     if (engine == null) {
-      engine = Engine.start(ec);
+      engine = Engine.start(ec, metrics.observer(ec)); // OSS requests, retries, caches -> /q/metrics
       engines.put(key, engine);
-      metrics.engineStarted();
+      metrics.engineStarted(engine);
     }
     return engine;
   }
@@ -192,6 +192,11 @@ public class Gateway {
   /** The mounts while running (a copy). */
   public synchronized List<ServedMount> mounts() {
     return List.copyOf(served);
+  }
+
+  /** The NFS server's call counters while it runs (metrics). */
+  public synchronized Optional<io.ossgw.nfs.v3.Nfs3Stats> nfsStats() {
+    return Optional.ofNullable(nfs).map(n -> n.server().stats());
   }
 
   /** The NFS port while the NFS server runs. */

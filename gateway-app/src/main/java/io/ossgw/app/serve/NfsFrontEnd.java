@@ -37,8 +37,10 @@ final class NfsFrontEnd implements AutoCloseable {
         .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout());
     for (ExportPlanner.PlannedExport p : exports) {
       var s = p.settings();
-      b.export(Export.builder(p.path(), engineOf.apply(p).fileSystem()).readOnly(s.readOnly()).clients(s.clients())
-          .squash(p.squash()).anonUid(s.anonUid()).anonGid(s.anonGid()).secure(s.secure()).build());
+      // the engine's "nfs" view: the same file system, counting NFS bytes for /q/metrics
+      b.export(Export.builder(p.path(), engineOf.apply(p).fileSystem("nfs")).readOnly(s.readOnly())
+          .clients(s.clients()).squash(p.squash()).anonUid(s.anonUid()).anonGid(s.anonGid()).secure(s.secure())
+          .build());
     }
     NfsServer server;
     try {
