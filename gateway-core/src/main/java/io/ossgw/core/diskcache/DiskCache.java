@@ -136,17 +136,6 @@ public final class DiskCache implements AutoCloseable {
     return misses.get();
   }
 
-  /** True when the cache holds every byte of {@code [offset, end)} of the object's version {@code etag}. */
-  public boolean holds(String key, String etag, long offset, long end) {
-    lock.readLock().lock();
-    try {
-      CacheEntry e = byKey.get(key);
-      return e != null && e.etag.equalsIgnoreCase(etag) && e.present.covers(offset, Math.min(end, e.objectSize));
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
-
   /**
    * Reads {@code dst.remaining()} bytes at {@code offset} of version {@code etag} of an object, if all of them are
    * cached (fewer at the end of the object).
