@@ -148,6 +148,21 @@ class DiskCacheTest {
   }
 
   @Test
+  void freeSpaceRatioKeepsThatShareOfTheDiskFree() {
+    // fake_diskfree=2 MB as the disk, free_space_ratio=50: 1 MB may hold cached data, one 700 KB file at a time
+    putForeign("p", random(700 * 1024, 11));
+    putForeign("q", random(700 * 1024, 12));
+    Engine e = engine("fake_diskfree=2", "free_space_ratio=50");
+    readFile(e.fileSystem(), "/p");
+    readFile(e.fileSystem(), "/q");
+    assertThat(e.diskCache().entryCount()).isEqualTo(1);
+    assertThat(e.diskCache().usedBytes()).isEqualTo(700 * 1024);
+    gw.resetCounters();
+    readFile(e.fileSystem(), "/q");
+    assertThat(gw.count("GetObject")).as("q, the most recent, is the one kept").isZero();
+  }
+
+  @Test
   void delCacheEmptiesTheCacheAtStartAndAtUnmount() throws Exception {
     putForeign("d.bin", random(100 * 1024, 9));
     Engine keep = engine();
