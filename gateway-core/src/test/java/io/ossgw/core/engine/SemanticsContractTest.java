@@ -174,6 +174,12 @@ class SemanticsContractTest {
       fs.getattr("/c");
       return () -> fs.setattr("/c", SetAttr.mode(0600), null, USER);
     });
+    SCENARIOS.put("chmod-foreign-optimize", gw -> {
+      gw.sdk.putObject(BUCKET, "c", new ByteArrayInputStream(utf8("x")));
+      VirtualFileSystem fs = gw.mount("readdir_optimize");
+      fs.readdir("/");
+      return () -> fs.setattr("/c", SetAttr.mode(0600), null, USER);
+    });
     SCENARIOS.put("mkdir", gw -> {
       VirtualFileSystem fs = listedRoot(gw);
       return () -> fs.mkdir("/d", 0755, USER);
