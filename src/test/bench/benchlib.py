@@ -297,6 +297,15 @@ class Gateway:
             subprocess.run(["fusermount", "-u", "-z", self.mnt], check=False)
 
 
+def timed(argv):
+    """Seconds a command takes, its output read (as a terminal would) and dropped; raises if it fails."""
+    t0 = time.monotonic()
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        raise RuntimeError(f"{argv} failed: {r.stderr[-500:]!r}")
+    return time.monotonic() - t0
+
+
 def wipe(path):
     shutil.rmtree(path, ignore_errors=True)
 
@@ -310,4 +319,5 @@ def close_all():
 
 
 def counter_delta(before, after):
-    return {k: after.get(k, 0) - before.get(k, 0) for k in set(before) | set(after) if after.get(k, 0) != before.get(k, 0)}
+    keys = set(before) | set(after)
+    return {k: after.get(k, 0) - before.get(k, 0) for k in keys if after.get(k, 0) != before.get(k, 0)}

@@ -43,7 +43,10 @@ fi
 # --- JDK 25 (JAVA_HOME, else the newest under /usr/lib/jvm)
 JDK=""
 for c in ${JAVA_HOME:+"$JAVA_HOME"} $(ls -d /usr/lib/jvm/* 2>/dev/null | sort -rV); do
-  if [[ -x "$c/bin/jcmd" ]] && "$c/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then JDK="$c"; break; fi
+  if [[ -x "$c/bin/jcmd" ]] && "$c/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then
+    JDK="$c"
+    break
+  fi
 done
 [[ -n "$JDK" ]] || die "no JDK 25 or newer (JAVA_HOME, /usr/lib/jvm/*)"
 export JAVA_HOME="$JDK"
@@ -68,7 +71,8 @@ if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
 fi
 [[ "$REV" == tree || ! -f "$SRC/.bench-rev" ]] || REV_LABEL="$(cat "$SRC/.bench-rev")"
 APP="$SRC/gateway-app/target/quarkus-app"
-[[ -f "$APP/quarkus-run.jar" && -f "$SRC/jmh/target/benchmarks.jar" ]] || die "no built jars in $SRC (unset BENCH_NO_BUILD)"
+[[ -f "$APP/quarkus-run.jar" && -f "$SRC/jmh/target/benchmarks.jar" ]] ||
+  die "no built jars in $SRC (unset BENCH_NO_BUILD)"
 for m in "$WORK"/mnt; do mountpoint -q "$m" 2>/dev/null && die "$m is still mounted (fusermount -u $m)"; done
 rm -rf "$WORK"
 mkdir -p "$WORK" "$OUT"
@@ -86,8 +90,8 @@ cp "$SRC/jmh/target/benchmarks.jar" "$WORK/benchmarks.jar"
   echo "java=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
   echo "fio=$(fio --version)"
   echo "sysbench=$(sysbench --version)"
-  echo "command=$(env | grep -E '^(SEQ_SIZE|SMALL_[A-Z]+|LS_[A-Z_]+|DR_[A-Z]+|SB_[A-Z_]+|RND_TIME|STEPS|PROFILE|GW_[A-Z_]+)=' \
-    | tr '\n' ' ')src/test/bench/run.sh"
+  knobs='^(SEQ_SIZE|SMALL_[A-Z]+|LS_[A-Z_]+|DR_[A-Z]+|SB_[A-Z_]+|RND_TIME|STEPS|PROFILE|GW_[A-Z_]+|BENCH_REV)='
+  echo "command=$(env | grep -E "$knobs" | tr '\n' ' ')src/test/bench/run.sh"
 } > "$OUT/machine.txt"
 "$VENV/bin/python" "$HERE/bench.py" "$WORK" "$OUT" "$JAVA_HOME/bin/java"
 "$VENV/bin/python" "$HERE/report.py" "$OUT" "$([[ "${UPDATE_DOCS:-1}" == 1 ]] && echo "$ROOT/docs/benchmarks.md")"
