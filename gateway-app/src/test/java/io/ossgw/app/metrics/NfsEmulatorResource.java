@@ -37,6 +37,7 @@ public class NfsEmulatorResource implements QuarkusTestResourceLifecycleManager 
         "ossgw.options.tmpdir", dir.resolve("spool").toString(),
         "ossgw.nfs.bind", "127.0.0.1",
         "ossgw.nfs.port", "0",
+        "ossgw.nfs.open-idle-timeout", "10m", // written files stay open (and spooled) for the whole test
         "ossgw.exports.m.bucket", BUCKET,
         "ossgw.exports.m.squash", "none");
   }
