@@ -17,6 +17,9 @@ import java.util.Set;
  *   <li>{@code --nfs}: {@code ossgw.exports.<bucket>.bucket} and {@code .prefix}, exported as {@code /BUCKET} or
  *       {@code /BUCKET/PREFIX}; {@code --nfs-port} and {@code --nfs-bind}: {@code ossgw.nfs.port} and
  *       {@code ossgw.nfs.bind}.
+ *   <li>{@code --smb}: {@code ossgw.shares.<bucket>.bucket} and {@code .prefix}, shared as {@code \\host\BUCKET};
+ *       {@code --smb-port} and {@code --smb-bind}: {@code ossgw.smb.port} and {@code ossgw.smb.bind};
+ *       {@code --smb-user NAME:PASSWORD_FILE} (repeatable): {@code ossgw.smb.users.NAME.password-file}.
  *   <li>{@code -o}: the options of {@code ossgw mount}, as {@code ossgw.options.<name>} (flags become {@code true});
  *       {@code url=} (or {@code host=}) becomes {@code ossgw.oss.endpoint}. Without one, the embedded emulator serves.
  * </ul>
@@ -40,6 +43,8 @@ final class QuickServe {
   static Map<String, String> properties(List<String> args) {
     String source = null;
     boolean nfs = false;
+    boolean smb = false;
+    List<String> smbUsers = new ArrayList<>();
     List<String> options = new ArrayList<>();
     Map<String, String> values = new LinkedHashMap<>();
     for (int i = 0; i < args.size(); i++) {
@@ -55,11 +60,15 @@ final class QuickServe {
         }
         if (name.equals("-o")) {
           options.add(v);
+        } else if (name.equals("--smb-user")) {
+          smbUsers.add(v);
         } else {
           values.put(name, v);
         }
       } else if (a.equals("--nfs")) {
         nfs = true;
+      } else if (a.equals("--smb")) {
+        smb = true;
       } else if (!a.startsWith("-")) {
         if (source != null) {
           throw new IllegalArgumentException("serve takes one BUCKET[:/PREFIX], got '" + source + "' and '" + a + "'");
@@ -68,15 +77,17 @@ final class QuickServe {
       }
     }
     Map<String, String> props = new LinkedHashMap<>();
-    boolean frontEndFlags = nfs || values.containsKey("--nfs-port") || values.containsKey("--nfs-bind");
+    boolean frontEndFlags = nfs || smb || !smbUsers.isEmpty() || values.keySet().stream()
+        .anyMatch(k -> k.startsWith("--nfs-") || k.startsWith("--smb-"));
     if (source == null) {
       if (frontEndFlags || !options.isEmpty()) {
-        throw new IllegalArgumentException("--nfs and -o need BUCKET[:/PREFIX]: ossgw serve BUCKET --nfs -o OPTIONS");
+        throw new IllegalArgumentException("--nfs, --smb and -o need BUCKET[:/PREFIX]: ossgw serve BUCKET --nfs -o "
+            + "OPTIONS");
       }
       return props;
     }
     MountSource src = MountSource.parse(source);
-    if (!nfs && !args.contains("--smb")) {
+    if (!nfs && !smb) {
       throw new IllegalArgumentException("serve " + source + ": say how to serve it: --nfs (and/or --smb); for a FUSE "
           + "mount use: ossgw mount " + source + " MOUNTPOINT");
     }
@@ -88,6 +99,25 @@ final class QuickServe {
       }
       putIfSet(props, "ossgw.nfs.port", values.get("--nfs-port"));
       putIfSet(props, "ossgw.nfs.bind", values.get("--nfs-bind"));
+    }
+    if (smb) {
+      String at = "ossgw.shares." + src.bucket();
+      props.put(at + ".bucket", src.bucket());
+      if (!src.prefix().isEmpty()) {
+        props.put(at + ".prefix", "/" + src.prefix());
+      }
+      putIfSet(props, "ossgw.smb.port", values.get("--smb-port"));
+      putIfSet(props, "ossgw.smb.bind", values.get("--smb-bind"));
+      for (String u : smbUsers) {
+        int colon = u.indexOf(':');
+        if (colon <= 0 || colon == u.length() - 1) {
+          throw new IllegalArgumentException("--smb-user takes NAME:PASSWORD_FILE, got '" + u + "'");
+        }
+        props.put("ossgw.smb.users." + u.substring(0, colon) + ".password-file",
+            java.nio.file.Path.of(u.substring(colon + 1)).toAbsolutePath().toString());
+      }
+    } else if (!smbUsers.isEmpty() || values.containsKey("--smb-port") || values.containsKey("--smb-bind")) {
+      throw new IllegalArgumentException("--smb-user, --smb-port and --smb-bind go with --smb");
     }
     MountOptions opts = MountOptions.parse(options); // validates names and values, as ossgw mount does
     for (var e : opts.asMap().entrySet()) {

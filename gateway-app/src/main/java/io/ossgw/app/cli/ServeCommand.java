@@ -16,13 +16,15 @@ import picocli.CommandLine.Parameters;
  * {@code ossgw serve [--config FILE]}: runs the configured mounts and NFS exports (see {@code ossgw.*} properties),
  * health on {@code /q/health} and metrics on {@code /q/metrics} until SIGTERM/SIGINT, then stops NFS, unmounts
  * everything and exits 0. The quick form {@code ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR]
- * [-o OPTIONS]} is translated into the same properties before start-up ({@link QuickServe}).
+ * --smb [--smb-port P] [--smb-bind ADDR] [--smb-user NAME:PASSWORD_FILE] [-o OPTIONS]} is translated into the same
+ * properties before start-up ({@link QuickServe}).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Run the gateway from configuration: application.properties, environment variables "
         + "(OSSGW_OSS_ENDPOINT, ...), -D system properties and --config FILE: FUSE mounts (ossgw.mounts.*) and NFS "
         + "exports (ossgw.exports.*, ossgw.nfs.*).",
-        "Quick form: ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR] -o OPTIONS",
+        "Quick form: ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR] --smb [--smb-port P] "
+            + "[--smb-bind ADDR] --smb-user NAME:PASSWORD_FILE -o OPTIONS",
         "Health: /q/health/ready and /q/health/live; Prometheus metrics: /q/metrics (HTTP port: quarkus.http.port, "
             + "default 8080). Without ossgw.oss.endpoint an embedded OSS emulator is started and used."})
 public class ServeCommand implements Callable<Integer> {
@@ -36,7 +38,7 @@ public class ServeCommand implements Callable<Integer> {
 
   /** Read before start-up by {@link QuickServe}, like the options below; declared here for --help and validation. */
   @Parameters(arity = "0..1", paramLabel = "BUCKET[:/PREFIX]",
-      description = "quick form: serve this bucket (or sub-path) without a config file; needs --nfs")
+      description = "quick form: serve this bucket (or sub-path) without a config file; needs --nfs and/or --smb")
   String source;
 
   @Option(names = "--nfs", description = "quick form: export BUCKET over NFSv3 as /BUCKET (or /BUCKET/PREFIX)")
@@ -49,6 +51,21 @@ public class ServeCommand implements Callable<Integer> {
   @Option(names = "--nfs-bind", paramLabel = "ADDR",
       description = "NFS listen address (ossgw.nfs.bind; default 0.0.0.0)")
   String nfsBind;
+
+  @Option(names = "--smb", description = "quick form: share BUCKET over SMB2/3 as \\\\HOST\\BUCKET (Samba's smbd "
+      + "over a FUSE mount; apt-get install samba)")
+  boolean smb;
+
+  @Option(names = "--smb-port", paramLabel = "PORT", description = "SMB TCP port (ossgw.smb.port; default 445)")
+  Integer smbPort;
+
+  @Option(names = "--smb-bind", paramLabel = "ADDR", description = "SMB listen address (ossgw.smb.bind; default "
+      + "0.0.0.0)")
+  String smbBind;
+
+  @Option(names = "--smb-user", paramLabel = "NAME:PASSWORD_FILE", description = "an SMB user and the file holding "
+      + "its password (ossgw.smb.users.NAME.password-file); repeatable")
+  java.util.List<String> smbUsers;
 
   @Option(names = "-o", paramLabel = "OPTIONS",
       description = "quick form: the options of 'ossgw mount' (ossfs names, comma-separated; url= is the OSS "
@@ -71,8 +88,11 @@ public class ServeCommand implements Callable<Integer> {
       return ExitCodes.FAILED;
     }
     var cfg = ConfigProvider.getConfig();
-    LOG.infof("ossgw serving %d mount(s), %d NFS export(s)%s; health: http://%s:%s/q/health, metrics: /q/metrics",
-        gateway.mounts().size(), gateway.exports().size(), gateway.nfsPort().map(p -> " on port " + p).orElse(""), cfg.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"),
+    LOG.infof("ossgw serving %d mount(s), %d NFS export(s)%s, %d SMB share(s)%s; health: http://%s:%s/q/health, "
+        + "metrics: /q/metrics", gateway.mounts().size(), gateway.exports().size(),
+        gateway.nfsPort().map(p -> " on port " + p).orElse(""),
+        gateway.smb().map(s -> s.shares().size()).orElse(0),
+        gateway.smb().map(s -> " on port " + s.settings().port()).orElse(""), cfg.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"),
         cfg.getOptionalValue("quarkus.http.port", String.class).orElse("8080"));
     try {
       Quarkus.waitForExit();

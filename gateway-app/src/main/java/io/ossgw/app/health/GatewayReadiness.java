@@ -44,6 +44,14 @@ public class GatewayReadiness implements HealthCheck {
       b.withData("export." + x.name(), x.path());
     }
     gateway.nfsPort().ifPresent(port -> b.withData("nfs.port", port));
+    var smb = gateway.smb().orElse(null);
+    if (smb != null) {
+      boolean smbUp = smb.isRunning(); // smbd alive and every share still mounted
+      up &= smbUp;
+      b.withData("smb", smbUp ? "smbd listening on " + smb.settings().bind() + ":" + smb.settings().port()
+          : smb.smbdRunning() ? "a share is NOT MOUNTED" : "smbd NOT RUNNING (restarting)");
+      smb.shares().forEach(sh -> b.withData("share." + sh.share().name(), sh.mountpoint().toString()));
+    }
     gateway.emulatorEndpoint().ifPresent(ep -> b.withData("emulator", ep));
     return b.status(up).build();
   }

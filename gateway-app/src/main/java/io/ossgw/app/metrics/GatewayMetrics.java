@@ -33,7 +33,10 @@ import java.util.List;
  *   <li>{@code ossgw_fuse_operations_total{mount,op}}: FUSE callbacks per operation ({@link FuseStats#count});
  *   <li>{@code ossgw_fuse_errors_total{mount,op}}: callbacks that returned an error;
  *   <li>{@code ossgw_fuse_read_bytes_total{mount}}, {@code ossgw_fuse_written_bytes_total{mount}};
- *   <li>{@code ossgw_mount_up{mount}}: 1 while mounted, 0 after an unexpected unmount.
+ *   <li>{@code ossgw_mount_up{mount}}: 1 while mounted, 0 after an unexpected unmount (SMB shares' mounts are
+ *       named {@code smb:<share>});
+ *   <li>{@code ossgw_smb_smbd_restarts_total}: times smbd exited on its own and was started again;
+ *   <li>{@code ossgw_smb_smbd_up}: 1 while smbd runs.
  * </ul>
  */
 @ApplicationScoped
@@ -107,6 +110,14 @@ public class GatewayMetrics {
     }
     perMount.add(Gauge.builder("ossgw.mount.up", handle, h -> h.isMounted() ? 1 : 0).strongReference(true)
         .description("1 while the FUSE mount is live").tag("mount", name).register(registry));
+  }
+
+  /** Registers smbd's meters (removed with the per-mount ones). */
+  public synchronized void smbStarted(io.ossgw.app.smb.SmbService smb) {
+    perMount.add(FunctionCounter.builder("ossgw.smb.smbd.restarts", smb, io.ossgw.app.smb.SmbService::smbdRestarts)
+        .description("times smbd exited on its own and was restarted").register(registry));
+    perMount.add(Gauge.builder("ossgw.smb.smbd.up", smb, s -> s.smbdRunning() ? 1 : 0).strongReference(true)
+        .description("1 while smbd runs").register(registry));
   }
 
   /** Removes every per-mount and per-engine gauge (on shutdown: they would hold closed objects). */

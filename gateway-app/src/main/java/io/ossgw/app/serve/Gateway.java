@@ -7,10 +7,13 @@ import io.ossgw.app.config.GatewayConfig;
 import io.ossgw.app.config.MountsConfig;
 import io.ossgw.app.config.NfsConfig;
 import io.ossgw.app.config.OssConfig;
+import io.ossgw.app.config.SharesConfig;
+import io.ossgw.app.config.SmbConfig;
 import io.ossgw.app.metrics.GatewayMetrics;
 import io.ossgw.app.mount.MountHandle;
 import io.ossgw.app.mount.Mounter;
 import io.ossgw.app.mount.StateDirs;
+import io.ossgw.app.smb.SmbService;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.engine.Engine;
 import jakarta.annotation.PreDestroy;
@@ -30,10 +33,11 @@ import org.jboss.logging.Logger;
 /**
  * What {@code serve} runs: the embedded emulator when no endpoint is configured, one {@link Engine} per distinct
  * endpoint/bucket/prefix (shared by every front end: one cache), one FUSE mount per {@code ossgw.mounts.<name>}, and
- * an NFS server when {@code ossgw.exports.*} has entries. {@link #start} validates the whole configuration first
- * ({@link ServePlanner}, {@link ExportPlanner}) and undoes everything it started if any step fails; {@link #stop}
- * (also on CDI shutdown) stops NFS (uploading uncommitted writes), unmounts everything, then closes the engines, then
- * stops the emulator.
+ * an NFS server when {@code ossgw.exports.*} has entries, and Samba's smbd over FUSE mounts of the shares when
+ * {@code ossgw.shares.*} has entries ({@link SmbFrontEnd}). {@link #start} validates the whole configuration first
+ * ({@link ServePlanner}, {@link ExportPlanner}, {@link SmbFrontEnd}) and undoes everything it started if any step
+ * fails; {@link #stop} (also on CDI shutdown) stops smbd and unmounts the shares, stops NFS (uploading uncommitted
+ * writes), unmounts everything, then closes the engines, then stops the emulator.
  */
 @ApplicationScoped
 public class Gateway {
@@ -49,6 +53,8 @@ public class Gateway {
   @Inject EmulatorConfig emulatorConfig;
   @Inject NfsConfig nfsConfig;
   @Inject ExportsConfig exportsConfig;
+  @Inject SmbConfig smbConfig;
+  @Inject SharesConfig sharesConfig;
   @Inject Mounter mounter;
   @Inject GatewayMetrics metrics;
 
@@ -57,6 +63,7 @@ public class Gateway {
   private final Map<EngineKey, Engine> engines = new LinkedHashMap<>();
   private final List<ServedMount> served = new ArrayList<>();
   private NfsFrontEnd nfs;
+  private SmbService smb;
 
   /**
    * Validates the configuration, starts the emulator (zero-config), the engines and the mounts.
@@ -89,8 +96,10 @@ public class Gateway {
     boolean embedded = oss.endpoint().isEmpty();
     // Validate everything before starting anything (a placeholder endpoint stands in for the emulator's).
     String placeholder = embedded ? "http://127.0.0.1:1" : null;
-    ExportPlanner.plan(oss, exportsConfig, defaults, stateDir, placeholder, System.getenv(),
-        ServePlanner.plan(oss, mounts, defaults, stateDir, placeholder, System.getenv()));
+    List<ServePlanner.Planned> checkedMounts = ServePlanner.plan(oss, mounts, defaults, stateDir, placeholder,
+        System.getenv());
+    planSmb(stateDir, placeholder, checkedMounts, ExportPlanner.plan(oss, exportsConfig, defaults, stateDir,
+        placeholder, System.getenv(), checkedMounts));
     try {
       String emulatorEndpoint = null;
       if (embedded) {
@@ -113,11 +122,38 @@ public class Gateway {
       if (!exports.isEmpty()) {
         nfs = NfsFrontEnd.start(nfsConfig, exports, stateDir, x -> engineFor(x.engine()));
       }
+      SmbFrontEnd.Plan smbPlan = planSmb(stateDir, emulatorEndpoint, planned, exports);
+      if (smbPlan != null) {
+        smb = SmbFrontEnd.start(smbPlan, this::engineFor, mounter);
+        smb.shares().forEach(sh -> metrics.mountAdded("smb:" + sh.share().name(), sh.handle()));
+        metrics.smbStarted(smb);
+      }
       state = State.RUNNING;
     } catch (RuntimeException e) {
       stopAll();
       throw e;
     }
+  }
+
+  /** The SMB plan (null without shares); shares reuse the engines of mounts and exports of the same bucket/prefix. */
+  private SmbFrontEnd.Plan planSmb(Path stateDir, String emulatorEndpoint, List<ServePlanner.Planned> planned,
+      List<ExportPlanner.PlannedExport> exports) {
+    if (sharesConfig.all().isEmpty()) {
+      return null;
+    }
+    Map<EngineKey, EngineConfig> known = new LinkedHashMap<>();
+    Map<EngineKey, String> owners = new LinkedHashMap<>();
+    for (ServePlanner.Planned p : planned) {
+      EngineConfig ec = p.plan().engine();
+      known.putIfAbsent(ExportPlanner.key(ec), ec);
+      owners.putIfAbsent(ExportPlanner.key(ec), "ossgw.mounts." + p.name());
+    }
+    for (ExportPlanner.PlannedExport x : exports) {
+      known.putIfAbsent(ExportPlanner.key(x.engine()), x.engine());
+      owners.putIfAbsent(ExportPlanner.key(x.engine()), "ossgw.exports." + x.name());
+    }
+    return SmbFrontEnd.plan(oss, smbConfig, sharesConfig, defaults, stateDir, emulatorEndpoint, System.getenv(),
+        known, owners);
   }
 
   /** The engine of an endpoint/bucket/prefix, started on first use and shared by every front end. */
@@ -137,6 +173,7 @@ public class Gateway {
     buckets.add(emulatorConfig.bucket());
     mounts.all().values().forEach(m -> buckets.add(m.bucket()));
     exportsConfig.all().values().forEach(x -> buckets.add(x.bucket()));
+    sharesConfig.all().values().forEach(x -> buckets.add(x.bucket()));
     Path data = emulatorConfig.storage() == EmulatorConfig.Storage.MEMORY ? null
         : emulatorConfig.dataDir().orElse(stateDir.resolve("emulator"));
     return EmbeddedEmulator.start(emulatorConfig.bind(), emulatorConfig.port(), data, buckets, null, null);
@@ -152,6 +189,14 @@ public class Gateway {
   }
 
   private void stopAll() {
+    if (smb != null) {
+      try {
+        smb.close(); // smbd first, then its mounts: no client request reaches a mount that is going away
+      } catch (RuntimeException e) {
+        LOG.warnf("stopping SMB failed: %s", e.getMessage());
+      }
+      smb = null;
+    }
     if (nfs != null) {
       try {
         nfs.close(); // first: it uploads what NFS clients wrote and did not COMMIT, through the engines
@@ -207,6 +252,11 @@ public class Gateway {
   /** The NFS exports while the NFS server runs (a copy). */
   public synchronized List<ExportPlanner.PlannedExport> exports() {
     return nfs == null ? List.of() : List.copyOf(nfs.exports());
+  }
+
+  /** SMB (smbd and the shares' mounts) while it runs. */
+  public synchronized Optional<SmbService> smb() {
+    return Optional.ofNullable(smb);
   }
 
   /** The engines while running (a copy). */

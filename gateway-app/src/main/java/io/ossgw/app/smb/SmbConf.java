@@ -89,6 +89,9 @@ public final class SmbConf {
     // "Bad User": unknown user names become the guest account; a known user with a wrong password is still refused.
     g.put("map to guest", anyGuest ? "Bad User" : "Never");
     g.put("guest account", "nobody");
+    // the default idmap for the '*' domain, said explicitly so that smbd does not log its absence at every connect
+    g.put("idmap config * : backend", "tdb");
+    g.put("idmap config * : range", "3000-7999");
     g.put("load printers", "no");
     g.put("printing", "bsd");
     g.put("printcap name", "/dev/null");
@@ -114,9 +117,7 @@ public final class SmbConf {
   }
 
   private static void section(StringBuilder b, Map<String, String> params) {
-    int width = params.keySet().stream().mapToInt(String::length).max().orElse(0);
-    params.forEach((k, v) -> b.append("  ").append(k).append(" ".repeat(width - k.length())).append(" = ")
-        .append(v).append('\n'));
+    params.forEach((k, v) -> b.append("  ").append(k).append(" = ").append(v).append('\n'));
   }
 
   private static String yesNo(boolean b) {

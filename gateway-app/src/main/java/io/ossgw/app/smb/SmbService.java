@@ -77,10 +77,12 @@ public final class SmbService implements AutoCloseable {
   private void startAll(List<SmbShare> shares, Mounter mounter, Backoff backoff) {
     warnIfOld(settings.smbd());
     SmbdSupervisor.stopLeftover(layout.pidFile(), layout.conf(), settings.stopTimeout());
+    for (SmbShare share : shares) {
+      clearDeadMount(layout.mountpoint(share.name())); // before anything stats the path
+    }
     layout.create(shares.stream().map(SmbShare::name).toList());
     for (SmbShare share : shares) {
       Path mp = layout.mountpoint(share.name());
-      clearDeadMount(mp);
       var fuse = share.fuse().toBuilder().allowOther(true).readOnly(share.readOnly()).build();
       MountHandle h = mounter.mount(share.fs(), mp, fuse);
       served.add(new Served(share, mp, h));

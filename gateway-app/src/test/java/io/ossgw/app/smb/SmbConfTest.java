@@ -35,14 +35,14 @@ class SmbConfTest {
     SmbLayout l = new SmbLayout(tmp.resolve("smb"));
     String conf = SmbConf.render(l, settings("127.0.0.1"), List.of(share("data", false, List.of("alice"), false)));
     assertThat(conf)
-        .contains("smb ports            = 14450")
-        .contains("interfaces           = 127.0.0.1")
+        .contains("smb ports = 14450")
+        .contains("interfaces = 127.0.0.1")
         .contains("bind interfaces only = yes")
-        .contains("server min protocol  = SMB2_02")
-        .contains("server max protocol  = SMB3_11")
-        .contains("passdb backend       = tdbsam:" + l.passdb())
-        .contains("map to guest         = Never")
-        .contains("disable netbios      = yes");
+        .contains("server min protocol = SMB2_02")
+        .contains("server max protocol = SMB3_11")
+        .contains("passdb backend = tdbsam:" + l.passdb())
+        .contains("map to guest = Never")
+        .contains("disable netbios = yes");
     for (String dir : List.of("private dir", "lock directory", "state directory", "cache directory", "pid directory",
         "ncalrpc dir")) {
       assertThat(conf).containsPattern(dir + " *= " + java.util.regex.Pattern.quote(l.root().toString()));
@@ -58,27 +58,27 @@ class SmbConfTest {
     assertThat(conf).doesNotContain("interfaces"); // every interface
     String data = conf.substring(conf.indexOf("[data]"), conf.indexOf("[arch]"));
     assertThat(data)
-        .contains("path                 = " + l.mountpoint("data"))
-        .contains("read only            = no")
-        .contains("guest ok             = no")
-        .contains("valid users          = alice bob")
+        .contains("path = " + l.mountpoint("data"))
+        .contains("read only = no")
+        .contains("guest ok = no")
+        .contains("valid users = alice bob")
         .contains("store dos attributes = no")
-        .contains("ea support           = no")
-        .contains("kernel oplocks       = no")
-        .contains("kernel share modes   = no")
-        .contains("posix locking        = no")
-        .contains("strict sync          = no")
-        .contains("map archive          = no")
-        .contains("force user           = root")
-        .contains("wide links           = no");
-    assertThat(conf.substring(conf.indexOf("[arch]"))).contains("read only            = yes");
+        .contains("ea support = no")
+        .contains("kernel oplocks = no")
+        .contains("kernel share modes = no")
+        .contains("posix locking = no")
+        .contains("strict sync = no")
+        .contains("map archive = no")
+        .contains("force user = root")
+        .contains("wide links = no");
+    assertThat(conf.substring(conf.indexOf("[arch]"))).contains("read only = yes");
   }
 
   @Test
   void aGuestShareMapsUnknownUsersToTheGuestAccount() {
     String conf = SmbConf.render(new SmbLayout(tmp), settings("127.0.0.1"),
         List.of(share("pub", true, List.of(), true)));
-    assertThat(conf).contains("map to guest         = Bad User").contains("guest ok             = yes")
+    assertThat(conf).contains("map to guest = Bad User").contains("guest ok = yes")
         .doesNotContain("valid users");
   }
 

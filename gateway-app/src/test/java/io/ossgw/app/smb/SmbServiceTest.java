@@ -277,7 +277,7 @@ class SmbServiceTest {
     SmbLayout l = smb.layout();
     assertThat(l.conf()).exists();
     assertThat(l.passdb()).exists();
-    assertThat(Files.readString(l.conf())).contains("smb ports            = " + port);
+    assertThat(Files.readString(l.conf())).contains("smb ports = " + port);
     assertThat(SmbAccounts.passdbUsers(SambaTools.require("pdbedit", null), l.conf())).containsExactlyInAnyOrder(
         ALICE, BOB);
   }
