@@ -103,11 +103,12 @@ for v in "${VALUES[@]}"; do
   check "manifest-check ($name)" "$MC" -external "${EXTERNAL[$name]:-}" "$WORK/render-$name.yaml"
 done
 check "manifest-check (docs/deploy.md)" "$MC" docs/deploy.md
-# Every fuse.mode and persistence on/off renders valid manifests too.
+# Every fuse.mode and persistence on/off renders valid manifests too (mode none: NFS only, no persistence).
 for mode in sysadmin privileged devicePlugin none; do
-  check "manifest-check (fuse.mode=$mode, persistence)" bash -c "\"$HELM\" template m helm/ossgw \
-    -f helm/examples/both.yaml --set fuse.mode=$mode --set persistence.enabled=$([[ $mode == none ]] && echo false \
-    || echo true) --kube-version $KUBE_VERSION | \"$MC\" -"
+  if [[ $mode == none ]]; then set -- nfs-only false; else set -- both true; fi
+  check "manifest-check (fuse.mode=$mode, $1, persistence=$2)" bash -c "\"$HELM\" template m helm/ossgw \
+    -f helm/examples/$1.yaml --set fuse.mode=$mode --set persistence.enabled=$2 --kube-version $KUBE_VERSION \
+    | \"$MC\" -"
 done
 # The checker really rejects what the API server would: an unknown field, a selector that matches nothing.
 sed 's/imagePullPolicy:/imagePulPolicy:/' "$WORK/render-both.yaml" >"$WORK/bad-field.yaml"
@@ -120,6 +121,9 @@ check "values.schema.json rejects an unknown key" fails "$HELM" lint --strict he
   --kube-version "$KUBE_VERSION"
 check "values.schema.json rejects a bad squash" fails "$HELM" lint --strict helm/ossgw --set exports.a.bucket=b1 \
   --set exports.a.squash=some --kube-version "$KUBE_VERSION"
+
+check "chart refuses SMB shares without FUSE" fails "$HELM" template x helm/ossgw -f helm/examples/smb-only.yaml \
+  --set fuse.mode=none --kube-version "$KUBE_VERSION"
 
 # --- memory budget: 25% of a 1.5Gi limit is 384 MB
 memory_budget() {
