@@ -105,8 +105,10 @@ class Bench:
         if profile and self.profile:
             for who, pid in (("gateway", self.gw.pid), ("emulator", self.emu.pid)):
                 subprocess.run([jcmd, str(pid), "JFR.start", f"name={tag}", "settings=profile"], capture_output=True)
+        oss0 = self.emu.counters()
         with b.Usage(self.gw.pid, self.emu.pid, threads=profile) as u:
             value = fn()
+        oss = b.counter_delta(oss0, self.emu.counters())
         if profile and self.profile:
             self.results["profiles"][name] = {}
             for who, pid in (("gateway", self.gw.pid), ("emulator", self.emu.pid)):
@@ -116,7 +118,7 @@ class Bench:
                 lines = [x for x in v.stdout.splitlines() if x.strip()]
                 self.results["profiles"][name][who] = "\n".join(lines[:16])
             self.results["profiles"][name]["threads"] = u.top_threads
-        ctx = {"load1": round(load, 2), "wall_s": round(u.wall, 3), **u.as_dict()}
+        ctx = {"load1": round(load, 2), "wall_s": round(u.wall, 3), "oss": oss, **u.as_dict()}
         log(f"{name}: {ctx}")
         return value, ctx
 

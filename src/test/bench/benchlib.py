@@ -181,6 +181,10 @@ class Usage:
         for k, before in self.th0.items():
             after = thread_cpu(self.pids[k])  # threads that ended during the block are not counted
             d = {n: round(v - before.get(n, 0.0), 2) for n, v in after.items()}
+            # CPU of threads that ended inside the block (e.g. libfuse workers, each a fresh jffi-attached thread)
+            gone = round(self.cpu[k] - sum(v for v in d.values() if v > 0), 2)
+            if gone > 0.05:
+                d["(threads that exited)"] = gone
             self.top_threads[k] = sorted(((n, v) for n, v in d.items() if v > 0), key=lambda x: -x[1])[:8]
 
     def as_dict(self):

@@ -56,6 +56,14 @@ def headline(res):
     return "\n".join(out)
 
 
+def oss_summary(delta):
+    ops = sorted(((k, v) for k, v in delta.items() if not k.startswith("Bytes")), key=lambda kv: -kv[1])
+    text = ", ".join(f"{k} {v:,}" for k, v in ops)
+    if delta.get("BytesReceived") or delta.get("BytesSent"):
+        text += f"; MB in {delta.get('BytesReceived', 0) / 1e6:,.0f} / out {delta.get('BytesSent', 0) / 1e6:,.0f}"
+    return text or "—"
+
+
 def details(res):
     out = []
     if res["ls"]:
@@ -101,14 +109,15 @@ def details(res):
             out.append(f"| {s['mode']} | {s['mbps']:.1f} | {raw} | {ceil} | {pct(s.get('ratio'))} | {s['load1']:.2f} |")
         out.append("")
     out += ["## CPU per workload", "",
-            "CPU seconds used by the gateway and the emulator JVMs during the workload, and how busy the 2 vCPUs were "
-            "(all processes, other agents' builds included).", "",
-            "| workload | wall s | gateway CPU s | emulator CPU s | machine busy | load before |",
-            "|---|---:|---:|---:|---:|---:|"]
+            "CPU seconds used by the gateway and the emulator JVMs during the workload, how busy the 2 vCPUs were "
+            "(all processes, other agents' builds included), and the OSS requests the emulator served meanwhile "
+            "(MB in/out = request/response bodies).", "",
+            "| workload | wall s | gateway CPU s | emulator CPU s | machine busy | load before | OSS requests |",
+            "|---|---:|---:|---:|---:|---:|---|"]
     for r in res["rows"] + [dict(x, name=f"{x['cmd']} {x['n']} {x['state']}") for x in res["ls"]] + \
             [dict(s, name=f"sysbench {s['mode']}") for s in res["sysbench"]]:
         out.append(f"| {r['name']} | {r['wall_s']:.2f} | {r['cpu_gateway_s']:.1f} | {r['cpu_emulator_s']:.1f} | "
-                   f"{r['machine_busy'] * 100:.0f} % | {r['load1']:.2f} |")
+                   f"{r['machine_busy'] * 100:.0f} % | {r['load1']:.2f} | {oss_summary(r.get('oss', {}))} |")
     out.append("")
     if res["ceiling"]:
         out += ["## Raw-SDK ceilings (io.ossgw.jmh.SdkCeiling, same emulator, same run)", "",
