@@ -7,8 +7,10 @@
 #   4. values.schema.json refuses an unknown key
 #   5. the values table of docs/deploy.md matches values.yaml (values_table.py check)
 #   6. docker/entrypoint.sh on the host: credentials from *_FILE, a missing OSSGW_CONFIG_FILE refused, and `serve`
-#      with a config (embedded emulator, one NFS export on a free port of 127.0.0.1): nfs-cp a file in, nfs-ls lists
-#      it, nfs-cat reads it back, /q/health/ready is UP, SIGTERM ends it with exit 0
+#      with a config (embedded emulator, one NFS export on a free port of 127.0.0.1, and a guest SMB share when smbd,
+#      smbclient, /dev/fuse and root are there): nfs-cp a file in, nfs-ls lists it, nfs-cat reads it back, smbclient
+#      puts and gets one, /q/health/ready is UP, /q/metrics counts exactly those bytes per front end, SIGTERM ends it
+#      with exit 0
 # Tools come from src/test/packaging/install-tools.sh (helm + manifest-check under $OSSGW_TOOLS, hadolint + PyYAML in
 # the venv, nfs-ls/nfs-cp/nfs-cat from libnfs-utils); .ci/run runs it. Writes $LOGS/packaging-check.xml (JUnit) and
 # ends with "packaging: N passed, N failed". Exit 1 if any check failed, 2 if a tool is missing.
@@ -161,9 +163,14 @@ serve_nfs() {
     ./mvnw -B -q -o -DskipTests package -pl gateway-app -am || ./mvnw -B -q -DskipTests package -pl gateway-app -am \
       || return 1
   fi
-  local http nfs url deadline ready=""
+  local http nfs smb="" url deadline ready=""
   http="$(free_port)"
   nfs="$(free_port)"
+  if command -v smbd >/dev/null && command -v smbclient >/dev/null && [[ -c /dev/fuse && "$(id -u)" == 0 ]]; then
+    smb="$(free_port)"
+  else
+    echo "no SMB share: needs smbd, smbclient, /dev/fuse and root"
+  fi
   cat >"$WORK/ossgw.properties" <<EOF
 ossgw.state-dir=$WORK/state
 quarkus.http.host=127.0.0.1
@@ -173,6 +180,10 @@ ossgw.nfs.bind=127.0.0.1
 ossgw.nfs.port=$nfs
 ossgw.exports.pkg.bucket=demo
 EOF
+  if [[ -n "$smb" ]]; then
+    printf 'ossgw.smb.bind=127.0.0.1\nossgw.smb.port=%s\nossgw.shares.pkgs.bucket=demo\nossgw.shares.pkgs.guest=true\n' \
+      "$smb" >>"$WORK/ossgw.properties"
+  fi
   # Started directly (not through a function): the entrypoint execs the JVM, so $! is the JVM that gets SIGTERM.
   OSSGW_HOME="$ROOT/gateway-app/target" OSSGW_CONFIG_FILE="$WORK/ossgw.properties" docker/entrypoint.sh \
     >"$WORK/serve.log" 2>&1 &
@@ -192,13 +203,38 @@ EOF
   grep -q 'blob.bin' "$WORK/ls.txt" || { echo "blob.bin not listed"; return 1; }
   nfs-cat "nfs://127.0.0.1/demo/blob.bin?nfsport=$nfs&mountport=$nfs&version=3" >"$WORK/back.bin" || return 1
   cmp "$WORK/blob.bin" "$WORK/back.bin" || return 1
+  if [[ -n "$smb" ]]; then
+    head -c 200000 /dev/urandom >"$WORK/smb.bin"
+    (cd "$WORK" && smbclient //127.0.0.1/pkgs -p "$smb" -N -m SMB3 -c 'put smb.bin s.bin; get s.bin smb-back.bin') \
+      || return 1
+    cmp "$WORK/smb.bin" "$WORK/smb-back.bin" || return 1
+  fi
+  # /q/metrics counts exactly the bytes each front end moved
+  curl -fsS "http://127.0.0.1:$http/q/metrics" >"$WORK/metrics.txt" || return 1
+  local w want=(
+    'ossgw_frontend_written_bytes_total{frontend="nfs"} 300000.0'
+    'ossgw_frontend_read_bytes_total{frontend="nfs"} 300000.0'
+    'ossgw_frontend_read_bytes_total{frontend="fuse"} 0.0'
+    'ossgw_nfs_operations_total{procedure="mknod"} 0.0')
+  if [[ -n "$smb" ]]; then
+    want+=('ossgw_frontend_written_bytes_total{frontend="smb"} 200000.0'
+      'ossgw_frontend_read_bytes_total{frontend="smb"} 200000.0' 'ossgw_smb_smbd_up 1.0')
+  fi
+  for w in "${want[@]}"; do
+    if ! grep -qxF "$w" "$WORK/metrics.txt"; then
+      echo "/q/metrics lacks: $w"
+      grep -E 'frontend|smbd' "$WORK/metrics.txt"
+      return 1
+    fi
+  done
+  grep -q '^ossgw_nfs_operations_total{procedure="write"} [1-9]' "$WORK/metrics.txt" || { echo "no NFS WRITE"; return 1; }
   kill -TERM "$SERVE_PID"
   wait "$SERVE_PID"
   local rc=$?
   SERVE_PID=""
   [[ $rc == 0 ]] || { echo "serve exited with $rc after SIGTERM"; tail -20 "$WORK/serve.log"; return 1; }
 }
-check "entrypoint: serve with an NFS export (nfs-cp, nfs-ls, nfs-cat, ready, SIGTERM)" serve_nfs
+check "entrypoint: serve NFS + SMB (nfs-cp/ls/cat, smbclient, ready, /q/metrics bytes, SIGTERM)" serve_nfs
 
 {
   echo '<?xml version="1.0" encoding="UTF-8"?>'

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  *   <li>{@code ossgw_nfs_operations_total{procedure}}: NFSv3 calls by RFC 1813 procedure name ({@code getattr},
  *       {@code read}, {@code readdirplus}, ...);
  *   <li>{@code ossgw_spool_bytes}: bytes in open write-spool files ({@link SpoolUsage});
- *   <li>{@code ossgw_smbd_up} (1 while smbd runs), {@code ossgw_smbd_restarts_total}.
+ *   <li>smbd's own meters ({@code ossgw_smb_smbd_up}, {@code ossgw_smb_smbd_restarts_total}) are in
+ *       {@link GatewayMetrics}.
  * </ul>
  *
  * Counters restart from 0 when the gateway restarts its front ends (Prometheus {@code rate()} handles resets).
@@ -66,6 +67,8 @@ public class FrontEndMetrics {
     return switch (frontEnd) {
       case "fuse" -> sumFuse(gateway.mounts().stream().map(m -> m.handle().stats()), written);
       case "nfs" -> sumViews("nfs", written ? FrontEndFileSystem::writtenBytes : FrontEndFileSystem::readBytes);
+      case "smb" -> sumFuse(gateway.smb().stream().flatMap(s -> s.shares().stream()).map(sh -> sh.handle().stats()),
+          written);
       default -> 0L;
     };
   }
