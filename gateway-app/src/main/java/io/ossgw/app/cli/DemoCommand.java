@@ -7,6 +7,11 @@ import io.ossgw.app.mount.MountPlan;
 import io.ossgw.app.mount.MountPlanner;
 import io.ossgw.app.mount.MountSource;
 import io.ossgw.app.serve.EmbeddedEmulator;
+import io.ossgw.app.smb.SambaTools;
+import io.ossgw.app.smb.SmbException;
+import io.ossgw.app.smb.SmbService;
+import io.ossgw.app.smb.SmbSettings;
+import io.ossgw.app.smb.SmbShare;
 import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.MountOptions;
 import io.ossgw.core.engine.EngineException;
@@ -28,11 +33,13 @@ import picocli.CommandLine.Option;
  * {@code ossgw demo [--dir DIR]}: the zero-config demo. Starts an embedded OSS emulator storing objects under
  * {@code DIR/data}, seeds bucket {@code demo} with sample objects written through the OSS SDK, mounts it at
  * {@code DIR/mnt}, exports the same engine over NFSv3 as {@code /demo} on 127.0.0.1 (port 2049, or any free port
- * when 2049 is taken), prints what to try, and runs until Ctrl-C; then stops NFS, unmounts and stops.
+ * when 2049 is taken), and, where Samba is installed, shares it over SMB as the guest share {@code \\127.0.0.1\demo}
+ * (port 445, or any free port when 445 is taken); prints what to try, and runs until Ctrl-C; then stops SMB and NFS,
+ * unmounts and stops.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Zero-config demo: an embedded OSS emulator with a seeded bucket 'demo', mounted at DIR/mnt and "
-        + "exported over NFSv3 as 127.0.0.1:/demo.")
+        + "exported over NFSv3 as 127.0.0.1:/demo and, with Samba installed, shared over SMB as \\\\127.0.0.1\\demo.")
 public class DemoCommand implements Callable<Integer> {
   static final String BUCKET = "demo";
 
@@ -49,6 +56,11 @@ public class DemoCommand implements Callable<Integer> {
       description = "the NFS (and MOUNT) port on 127.0.0.1; if it is taken, any free port (default 2049; -1: no NFS)")
   int nfsPort;
 
+  @Option(names = "--smb-port", paramLabel = "PORT", defaultValue = "445",
+      description = "the SMB port on 127.0.0.1 when Samba is installed; if it is taken, any free port (default 445; "
+          + "-1: no SMB)")
+  int smbPort;
+
   @Override
   public Integer call() throws IOException {
     boolean temporary = dir == null;
@@ -60,6 +72,7 @@ public class DemoCommand implements Callable<Integer> {
     EmbeddedEmulator emulator = null;
     LiveMount live = null;
     NfsServer nfs = null;
+    SmbService smb = null;
     Signals.exitCleanlyOnTermination();
     try {
       emulator = EmbeddedEmulator.start("127.0.0.1", port, data, List.of(BUCKET), null, null);
@@ -72,7 +85,10 @@ public class DemoCommand implements Callable<Integer> {
       if (nfsPort >= 0) {
         nfs = startNfs(live, base.resolve("state"));
       }
-      printIntro(endpoint, mnt, nfs == null ? -1 : nfs.port());
+      if (smbPort >= 0) {
+        smb = startSmb(live, base.resolve("state"));
+      }
+      printIntro(endpoint, mnt, nfs == null ? -1 : nfs.port(), smb == null ? -1 : smb.settings().port());
       LiveMount watched = live;
       Thread.ofPlatform().daemon().name("ossgw-unmount-watch").start(() -> {
         try {
@@ -89,6 +105,9 @@ public class DemoCommand implements Callable<Integer> {
       Cli.error(e.getMessage());
       return ExitCodes.FAILED;
     } finally {
+      if (smb != null) {
+        smb.close();
+      }
       if (nfs != null) {
         nfs.stop();
       }
@@ -104,7 +123,7 @@ public class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static void printIntro(String endpoint, Path mnt, int nfsPort) {
+  private static void printIntro(String endpoint, Path mnt, int nfsPort, int smbPort) {
     String m = mnt.toString();
     System.out.println("""
 
@@ -123,6 +142,9 @@ public class DemoCommand implements Callable<Integer> {
     if (nfsPort >= 0) {
       printNfs(nfsPort);
     }
+    if (smbPort >= 0) {
+      printSmb(smbPort);
+    }
     System.out.println("Press Ctrl-C to unmount and stop.");
     System.out.flush();
   }
@@ -140,6 +162,52 @@ public class DemoCommand implements Callable<Integer> {
       }
     }
     return null;
+  }
+
+  /**
+   * The SMB share of the mounted engine: a guest share (no account to create; the demo listens on 127.0.0.1 only),
+   * or null when Samba is not installed or smbd does not start.
+   */
+  private SmbService startSmb(LiveMount live, Path state) {
+    var smbd = SambaTools.find("smbd");
+    if (smbd.isEmpty()) {
+      System.out.println("ossgw demo: no SMB (" + SambaTools.INSTALL_HINT + ")");
+      return null;
+    }
+    int port = smbPort;
+    if (port == 0 || !portFree(port)) {
+      try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        port = s.getLocalPort();
+      } catch (IOException e) {
+        return null;
+      }
+    }
+    try {
+      SmbSettings settings = new SmbSettings("127.0.0.1", port, smbd.get(), 1, java.time.Duration.ofSeconds(10),
+          List.of(), state.resolve("smb"));
+      SmbShare share = new SmbShare(BUCKET, BUCKET, live.engine().fileSystem("smb"), live.plan().fuse(), false,
+          List.of(), true);
+      return SmbService.start(settings, List.of(share), new FuseMounterAdapter());
+    } catch (SmbException | MountException e) {
+      System.out.println("ossgw demo: no SMB: " + e.getMessage());
+      return null;
+    }
+  }
+
+  private static boolean portFree(int port) {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static void printSmb(int port) {
+    System.out.println("""
+        The same bucket is shared over SMB (Samba, same engine) as the guest share \\\\127.0.0.1\\%2$s, port %1$d:
+          smbclient //127.0.0.1/%2$s -p %1$d -N -m SMB3 -c 'ls; get hello.txt -'
+        """.formatted(port, BUCKET));
+    System.out.flush();
   }
 
   private static void printNfs(int port) {
