@@ -7,10 +7,14 @@ import io.ossgw.app.serve.Gateway;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.core.observe.FrontEndFileSystem;
 import io.ossgw.fuse.FuseStats;
+import io.micrometer.core.instrument.Meter;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
@@ -43,23 +47,34 @@ public class FrontEndMetrics {
   @Inject MeterRegistry registry;
   @Inject Gateway gateway;
 
-  void onStart(@Observes StartupEvent event) {
+  private final List<Meter> meters = new ArrayList<>();
+
+  synchronized void onStart(@Observes StartupEvent event) {
     for (String fe : FRONT_ENDS) {
-      FunctionCounter.builder("ossgw.frontend.read", this, m -> m.bytes(fe, false))
+      meters.add(FunctionCounter.builder("ossgw.frontend.read", this, m -> m.bytes(fe, false))
           .description("bytes clients read through a front end").baseUnit("bytes").tag("frontend", fe)
-          .register(registry);
-      FunctionCounter.builder("ossgw.frontend.written", this, m -> m.bytes(fe, true))
+          .register(registry));
+      meters.add(FunctionCounter.builder("ossgw.frontend.written", this, m -> m.bytes(fe, true))
           .description("bytes clients wrote through a front end").baseUnit("bytes").tag("frontend", fe)
-          .register(registry);
+          .register(registry));
     }
     for (int p = 0; p < NFS_PROCEDURES.length; p++) {
       int proc = p;
-      FunctionCounter.builder("ossgw.nfs.operations", this,
+      meters.add(FunctionCounter.builder("ossgw.nfs.operations", this,
               m -> m.gateway.nfsStats().map(s -> s.calls(proc)).orElse(0L))
-          .description("NFSv3 calls by procedure").tag("procedure", NFS_PROCEDURES[p]).register(registry);
+          .description("NFSv3 calls by procedure").tag("procedure", NFS_PROCEDURES[p]).register(registry));
     }
-    Gauge.builder("ossgw.spool", SpoolUsage::bytes).description("bytes in open local write-spool files (tmpdir)")
-        .baseUnit("bytes").register(registry);
+    meters.add(Gauge.builder("ossgw.spool", SpoolUsage::bytes)
+        .description("bytes in open local write-spool files (tmpdir)").baseUnit("bytes").register(registry));
+  }
+
+  /**
+   * Removes the meters: they read this application's beans, and Micrometer's global registry outlives the
+   * application (a restart in the same JVM, as in tests, would otherwise scrape a stopped container).
+   */
+  synchronized void onStop(@Observes ShutdownEvent event) {
+    meters.forEach(registry::remove);
+    meters.clear();
   }
 
   /** Bytes read or written through one front end, summed over its mounts or engines now. */
