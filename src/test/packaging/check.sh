@@ -118,6 +118,20 @@ check "manifest-check rejects an unknown field" fails "$MC" "$WORK/bad-field.yam
 sed 's/targetPort: nfs/targetPort: nfs-typo/' "$WORK/render-both.yaml" >"$WORK/bad-port.yaml"
 check "manifest-check rejects a Service targetPort the pod lacks" fails "$MC" "$WORK/bad-port.yaml"
 
+# NOTES.txt (helm template does not render it): rendered through a copy of the chart, it gives the mount commands.
+notes() {
+  rm -rf "$WORK/notes-chart" && cp -r helm/ossgw "$WORK/notes-chart" && cp helm/ossgw/templates/NOTES.txt \
+    "$WORK/notes-chart/notes.tpl" || return 1
+  printf '%s\n' 'apiVersion: v1' 'kind: ConfigMap' 'metadata: {name: notes}' \
+    'data: {notes: {{ tpl (.Files.Get "notes.tpl") . | toJson }}}' >"$WORK/notes-chart/templates/zz-notes.yaml"
+  "$HELM" template pkg "$WORK/notes-chart" -f helm/examples/both.yaml --kube-version "$KUBE_VERSION" -n storage \
+    --show-only templates/zz-notes.yaml >"$WORK/notes.yaml" || return 1
+  cat "$WORK/notes.yaml"
+  grep -qF 'mount -t nfs -o nfsvers=3,proto=tcp,port=2049,mountport=2049,nolock pkg-ossgw.storage.svc:/shared-bucket' \
+    "$WORK/notes.yaml" && grep -qF 'smbclient //pkg-ossgw.storage.svc/shared -p 445' "$WORK/notes.yaml"
+}
+check "NOTES.txt renders the mount commands" notes
+
 # --- 4. values schema
 check "values.schema.json rejects an unknown key" fails "$HELM" lint --strict helm/ossgw --set imagePulPolicy=x \
   --kube-version "$KUBE_VERSION"
