@@ -37,11 +37,16 @@ ENV JAVA_HOME=/opt/java/openjdk \
     OSSGW_HOME=/opt/ossgw \
     LANG=C.UTF-8
 ENV PATH="${JAVA_HOME}/bin:${PATH}"
+SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # Versions are not pinned on purpose: bookworm's security updates replace them (a pin would break rebuilds); the
-# suite is pinned by the base image tag.
+# suite is pinned by the base image tag. Samba comes from bookworm-backports (4.20 or newer): bookworm's own 4.17
+# crashes a client's connection that deletes a file on a FUSE mount and asks for its attributes at close.
 # hadolint ignore=DL3008
-RUN apt-get update \
- && apt-get install -y --no-install-recommends libfuse2 fuse samba tini ca-certificates curl \
+RUN echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/sources.list.d/bookworm-backports.list \
+ && apt-get update \
+ && apt-get install -y --no-install-recommends libfuse2 fuse tini ca-certificates curl \
+ && apt-get install -y --no-install-recommends -t bookworm-backports samba \
+ && smbd --version | grep -qE 'Version 4\.(2[0-9]|[3-9][0-9])' \
  && rm -rf /var/lib/apt/lists/* \
  && rm -f /etc/samba/smb.conf \
  && mkdir -p /etc/ossgw /var/lib/ossgw /var/cache/ossgw /mnt/ossgw
