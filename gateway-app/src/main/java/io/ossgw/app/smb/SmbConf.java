@@ -39,6 +39,10 @@ public final class SmbConf {
       "sync always", "no",
       "strict allocate", "no",
       "use sendfile", "no",
+      // Reads in request order: with asynchronous reads (the default) smbd's thread pool issues a client's parallel
+      // READs as out-of-order preads, which the engine's sequential read-ahead does not recognise: a 512 MB get went
+      // from 17 MB/s to 370-440 MB/s over the same mount. Writes stay asynchronous (slightly faster).
+      "aio read size", "0",
       "follow symlinks", "no",
       "wide links", "no",
       "create mask", "0644",

@@ -68,6 +68,7 @@ class SmbConfTest {
         .contains("kernel share modes = no")
         .contains("posix locking = no")
         .contains("strict sync = no")
+        .contains("aio read size = 0")
         .contains("map archive = no")
         .contains("force user = root")
         .contains("wide links = no");
