@@ -243,16 +243,19 @@ class Bench:
         def run():
             with b.Sampler(gw.pid, [gw.tmp, gw.state]) as smp:
                 t0 = time.monotonic()
-                ps = [subprocess.Popen(["dd", f"if={f}", "of=/dev/null", "bs=1M"], stderr=subprocess.DEVNULL)
-                      for f in files]
+                errs = [open(os.path.join(self.work, f"dd-{i}.err"), "w+") for i in range(len(files))]
+                ps = [subprocess.Popen(["dd", f"if={f}", "of=/dev/null", "bs=1M"], stderr=e)
+                      for f, e in zip(files, errs)]
                 done = {}
                 while len(done) < len(ps):
                     for i, p in enumerate(ps):
                         if i not in done and p.poll() is not None:
                             done[i] = time.monotonic() - t0
                     time.sleep(0.02)
-                if any(p.returncode for p in ps):
-                    raise RuntimeError("a direct_read reader failed")
+                failed = [f"{files[i]}: {(e.seek(0), e.read().strip())[1]}" for i, (p, e) in enumerate(zip(ps, errs))
+                          if p.returncode]
+                if failed:
+                    raise RuntimeError("direct_read readers failed:\n" + "\n".join(failed))
                 done = list(done.values())
             return max(done), sum(done) / len(done), smp
         (last, mean, smp), ctx = self.measure(f"{self.dr_files} concurrent sequential reads, {self.dr_options}", run,

@@ -93,6 +93,13 @@ cp "$SRC/jmh/target/benchmarks.jar" "$WORK/benchmarks.jar"
   knobs='^(SEQ_SIZE|SMALL_[A-Z]+|LS_[A-Z_]+|DR_[A-Z]+|SB_[A-Z_]+|RND_TIME|STEPS|PROFILE|GW_[A-Z_]+|BENCH_REV)='
   echo "command=$(env | grep -E "$knobs" | tr '\n' ' ')src/test/bench/run.sh"
 } > "$OUT/machine.txt"
-"$VENV/bin/python" "$HERE/bench.py" "$WORK" "$OUT" "$JAVA_HOME/bin/java"
+rc=0
+"$VENV/bin/python" "$HERE/bench.py" "$WORK" "$OUT" "$JAVA_HOME/bin/java" || rc=$?
+if (( rc )); then
+  # results.json holds what was measured before the failure: report it, but leave docs/benchmarks.md alone
+  echo "bench: a workload failed (exit $rc); partial results follow" >&2
+  "$VENV/bin/python" "$HERE/report.py" "$OUT" || true
+  exit "$rc"
+fi
 "$VENV/bin/python" "$HERE/report.py" "$OUT" "$([[ "${UPDATE_DOCS:-1}" == 1 ]] && echo "$ROOT/docs/benchmarks.md")"
 echo "bench: results in $OUT (results.md, chart.png)"
