@@ -196,8 +196,10 @@ def main():
         with open(doc) as f:
             text = f.read()
         rel = os.path.relpath(run, os.path.dirname(doc))
-        block = (f"<!-- headline:begin -->\nRun of {m.get('date')} (rev {m.get('rev')}, [results]({rel}/results.md), "
-                 f"[chart]({rel}/chart.png)):\n\n{headline(res)}\n<!-- headline:end -->")
+        block = (f"<!-- headline:begin -->\nRun of {m.get('date')}, ossgw rev {m.get('rev')} "
+                 f"([results]({rel}/results.md), [chart]({rel}/chart.png)); {m.get('cpu')}, {m.get('memory')} RAM, "
+                 f"kernel {m.get('kernel')}; {m.get('java')}; command `{m.get('command')}` "
+                 f"({res.get('duration_s', 0):.0f} s):\n\n{headline(res)}\n<!-- headline:end -->")
         new, n = re.subn(r"<!-- headline:begin -->.*?<!-- headline:end -->", lambda _: block, text, flags=re.S)
         if n:
             with open(doc, "w") as f:
