@@ -8,7 +8,8 @@
 # Environment: BENCH_WORK=/var/tmp/ossgw-bench (emulator data, mount point, spool; wiped first)
 #              BENCH_REV=HEAD (the commit to measure, exported to BENCH_SRC=/var/tmp/ossgw-bench-src and built there;
 #                BENCH_REV=tree builds and measures this working tree as it is)
-#              BENCH_NO_BUILD=1 (reuse the jars built by the previous run)   BENCH_OUT=docs/bench/<UTC date>
+#              BENCH_NO_BUILD=1 (reuse the jars built by the previous run)
+#              BENCH_OUT=docs/bench/<UTC date> (<UTC date>-<HHMM> when that exists)
 #              UPDATE_DOCS=1 (0: leave docs/benchmarks.md alone)
 #              and the workload knobs of bench.py (SEQ_SIZE=1g, SMALL_COUNT=10000, STEPS=seq,small,ls,dr,sysbench ...)
 set -euo pipefail
@@ -17,6 +18,8 @@ ROOT="$(cd "$HERE/../../.." && pwd)"
 WORK="${BENCH_WORK:-/var/tmp/ossgw-bench}"
 SRC_DIR="${BENCH_SRC:-/var/tmp/ossgw-bench-src}"
 OUT="${BENCH_OUT:-$ROOT/docs/bench/$(date -u +%Y-%m-%d)}"
+# a second run on the same day keeps the first one's results (docs/benchmarks.md may cite them)
+[[ -n "${BENCH_OUT:-}" || ! -e "$OUT" ]] || OUT="$OUT-$(date -u +%H%M)"
 die() { echo "bench: $*" >&2; exit 1; }
 (( EUID == 0 )) || die "run as root (drop_caches and FUSE mounts need it)"
 
