@@ -8,6 +8,7 @@ RND_TIME=10 STEPS=seq,small,ls,dr,sysbench PROFILE=1 GW_JAVA_OPTS="" GW_OPTIONS=
 DR_OPTIONS="direct_read"."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -333,6 +334,8 @@ class Bench:
 
 
 def main():
+    # SIGTERM unwinds like Ctrl-C, so the finally blocks stop the JVMs and unmount
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work, out, java = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(out, exist_ok=True)
     try:
