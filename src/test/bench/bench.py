@@ -1,6 +1,7 @@
 """ossgw benchmark harness (issue 6): the six workloads of docs/benchmarks.md against the OSS emulator on loopback, each
 transfer beside the raw-SDK ceiling measured in the same run. Started by run.sh, which installs the tools, builds the
-jars and copies them into the work directory; this file only measures and writes results.json, then calls report.py.
+jars and copies them into the work directory; this file only measures and writes results.json (report.py, run after
+it, turns that into results.md, chart.png and the docs/benchmarks.md headline).
 
 Knobs (environment, sizes like 1g / 128k): SEQ_SIZE=1g SMALL_COUNT=10000 SMALL_SIZE=128k SMALL_THREADS=128
 LS_COUNTS=1000,3000 LS_FILE_SIZE=1k DR_FILES=10 DR_SIZE=256m SB_FILES=128 SB_FILE_SIZE=8m SB_TIME=20 SB_FLAGS=direct
@@ -87,10 +88,14 @@ class Bench:
         return [line.split() for line in r.stdout.splitlines() if line.strip()]
 
     def sdk(self, *args):
+        """Runs SdkCeiling; per transfer: MB/s, seconds, the tool's own CPU seconds, and the load before."""
         load = round(os.getloadavg()[0], 2)
-        return {f[0]: {"mbps": float(f[1]), "s": float(f[2]), "load1": load,
-                       **({"ops": float(f[3])} if len(f) > 3 else {})}
-                for f in self.tool("SdkCeiling", self.emu.endpoint, BUCKET, AK, SK, *args)}
+        out = {}
+        for f in self.tool("SdkCeiling", self.emu.endpoint, BUCKET, AK, SK, *args):
+            extra = {k: float(v) for k, _, v in (x.partition("=") for x in f[3:] if "=" in x)}
+            out[f[0]] = {"mbps": float(f[1]), "s": float(f[2]), "load1": load, "cpu_tool_s": extra.get("cpu"),
+                         **({"ops": float(f[3])} if len(f) > 3 and "=" not in f[3] else {})}
+        return out
 
     def seed(self, prefix, count, nbytes, threads=32):
         log(f"seeding {count} x {nbytes} B under {prefix}")

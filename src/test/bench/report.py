@@ -66,6 +66,9 @@ def oss_summary(delta):
 
 def details(res):
     out = []
+    notes = [f"* {r['name']}: {r['note']}" for r in res["rows"] if r.get("note")]
+    if notes:
+        out += ["Notes:", "", *notes, ""]
     if res["ls"]:
         out += ["## Listings", "",
                 "Fresh mount with an empty state directory for each cold row (the gateway has never seen the keys); "
@@ -121,10 +124,11 @@ def details(res):
     out.append("")
     if res["ceiling"]:
         out += ["## Raw-SDK ceilings (io.ossgw.jmh.SdkCeiling, same emulator, same run)", "",
-                "| transfer | MB/s | seconds | load before |", "|---|---:|---:|---:|"]
+                "| transfer | MB/s | seconds | CPU s of the SDK tool | load before |", "|---|---:|---:|---:|---:|"]
         for k, v in res["ceiling"].items():
             if v:
-                out.append(f"| {k} | {v['mbps']:.1f} | {v['s']:.2f} | {v.get('load1', 0):.2f} |")
+                cpu = f"{v['cpu_tool_s']:.1f}" if v.get("cpu_tool_s") is not None else "—"
+                out.append(f"| {k} | {v['mbps']:.1f} | {v['s']:.2f} | {cpu} | {v.get('load1', 0):.2f} |")
         out.append("")
     for name, profs in res.get("profiles", {}).items():
         out += [f"## Profile: {name}", ""]

@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The raw-SDK ceiling every gateway figure in docs/benchmarks.md is compared with: the same transfer done directly with
  * aliyun-sdk-oss 3.18.5 from one JVM to the same endpoint, in the same run.
  *
- * <p>Workloads (each prints one line {@code name MB/s seconds}):
+ * <p>Workloads (each prints one line {@code name MB/s seconds [ops/s] cpu=SECONDS}, the last being this JVM's CPU time
+ * since the previous line):
  * <ul>
  *   <li>{@code put}: one object of {@code size} bytes as a multipart upload of {@code part}-byte parts, {@code parallel}
  *       in flight (what the gateway does for a large file);
@@ -62,6 +63,7 @@ public final class SdkCeiling {
     String manyPrefix = arg(args, "manyPrefix", "dr/f");
     OSS oss = client(endpoint, args[2], args[3]);
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(Math.max(parallel, threads), many));
+    cpuSinceLastReport(); // start-up (class loading, client set-up) is not any workload's cost
     try {
       if (size > 0) {
         byte[] partData = new byte[(int) part];
@@ -170,7 +172,8 @@ public final class SdkCeiling {
       ops++;
     }
     double s = (System.nanoTime() - t0) / 1e9;
-    System.out.printf(Locale.ROOT, "rndget %.1f %.3f %.1f%n", ops * (double) block / 1e6 / s, s, ops / s);
+    System.out.printf(Locale.ROOT, "rndget %.1f %.3f %.1f %s%n", ops * (double) block / 1e6 / s, s, ops / s,
+        cpuSinceLastReport());
   }
 
   /** A V4-signing client for {@code endpoint} (region cn-hangzhou) with up to 512 connections. */
@@ -202,7 +205,21 @@ public final class SdkCeiling {
 
   private static void report(String name, long bytes, long t0) {
     double s = (System.nanoTime() - t0) / 1e9;
-    System.out.printf(Locale.ROOT, "%s %.1f %.3f%n", name, bytes / 1e6 / s, s);
+    System.out.printf(Locale.ROOT, "%s %.1f %.3f %s%n", name, bytes / 1e6 / s, s, cpuSinceLastReport());
+  }
+
+  private static long lastCpuNanos;
+
+  /**
+   * {@code cpu=SECONDS}: CPU time this JVM used since the previous report (all threads, JIT and GC included), so a
+   * gateway figure can be compared with the ceiling's CPU cost per byte, not only its speed.
+   */
+  static synchronized String cpuSinceLastReport() {
+    long now = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+    double s = (now - lastCpuNanos) / 1e9;
+    lastCpuNanos = now;
+    return String.format(Locale.ROOT, "cpu=%.2f", s);
   }
 
   static String arg(String[] args, String name, String def) {
