@@ -19,14 +19,21 @@ public final class BufferPool {
     this.budget = budget;
   }
 
-  /** A cleared buffer of {@link #bufferSize()} bytes, or null when the budget is spent. */
+  /** A cleared buffer of {@link #bufferSize()} bytes, or null when the budget (or the JVM's direct memory) is spent. */
   public ByteBuffer tryAcquire() {
     ByteBuffer b = idle.poll();
     if (b == null) {
       if (!budget.tryReserve(bufferSize)) {
         return null;
       }
-      b = ByteBuffer.allocateDirect(bufferSize);
+      try {
+        b = ByteBuffer.allocateDirect(bufferSize);
+      } catch (OutOfMemoryError e) {
+        // the JVM's direct-memory limit (-XX:MaxDirectMemorySize, by default -Xmx) is spent by other users: behave as
+        // if the budget were, so the caller falls back to a plain ranged GET instead of failing the read
+        budget.release(bufferSize);
+        return null;
+      }
     }
     return b.clear();
   }

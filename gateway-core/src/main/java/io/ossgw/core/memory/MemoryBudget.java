@@ -90,7 +90,8 @@ public final class MemoryBudget {
    * @param memoryLimit {@code memory_limit} in bytes, or -1 for the default
    */
   public static long capacity(long prefetchLimit, long memoryLimit) {
-    return memoryLimit > 0 ? Math.min(prefetchLimit, memoryLimit) : defaultCapacity(prefetchLimit);
+    long wanted = memoryLimit > 0 ? Math.min(prefetchLimit, memoryLimit) : defaultCapacity(prefetchLimit);
+    return Math.min(wanted, maxDirectMemory() / 2);
   }
 
   /**
@@ -99,5 +100,42 @@ public final class MemoryBudget {
    */
   public static long defaultCapacity(long cap) {
     return Math.max(64L << 20, Math.min(cap, containerMemoryLimit() / 4));
+  }
+
+  /**
+   * The JVM's limit on direct buffers: {@code -XX:MaxDirectMemorySize} when given, else the JVM's default, the maximum
+   * heap size. The budget takes at most half of it (FUSE and NIO buffers need the rest): a budget above it would make
+   * read-ahead fail with OutOfMemoryError in a heap-capped container instead of falling back to plain GETs.
+   */
+  public static long maxDirectMemory() {
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("-XX:MaxDirectMemorySize=")) {
+        long v = parseSize(arg.substring("-XX:MaxDirectMemorySize=".length()));
+        if (v > 0) {
+          return v;
+        }
+      }
+    }
+    return Runtime.getRuntime().maxMemory();
+  }
+
+  /** HotSpot size syntax: digits with an optional k/m/g/t suffix (either case); -1 when malformed. */
+  static long parseSize(String v) {
+    if (v.isEmpty()) {
+      return -1;
+    }
+    char u = Character.toLowerCase(v.charAt(v.length() - 1));
+    int shift = switch (u) {
+      case 'k' -> 10;
+      case 'm' -> 20;
+      case 'g' -> 30;
+      case 't' -> 40;
+      default -> 0;
+    };
+    try {
+      return Long.parseLong(shift == 0 ? v : v.substring(0, v.length() - 1)) << shift;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.Executor;
  * Sequential read-ahead of one open file into pooled off-heap chunks (ossfs {@code direct_read}, reference/
  * ossfs-compat.md §3.7): each chunk is one ranged GET; while reads stay sequential the window of chunks fetched ahead
  * doubles (1, 2, 4 ... up to {@code maxWindow}), a read elsewhere resets it to 0 and is served by a ranged GET of just
- * the bytes asked for; chunks further than {@code backwardChunks} behind the cursor or beyond the window are freed.
+ * the bytes asked for, as are reads until two in a row are sequential again (a read from offset 0 starts at once);
+ * chunks further than {@code backwardChunks} behind the cursor or beyond the window are freed.
  * Buffers come from the global {@link BufferPool}; when the budget is spent, reads go straight to ranged GETs.
  *
  * <p>The first GET pins the object's ETag and every later GET sends {@code If-Match}, so one open never mixes bytes of
@@ -27,6 +28,9 @@ import java.util.concurrent.Executor;
 public final class ReadAhead implements AutoCloseable {
   private final ObjectStore store;
   private final BufferPool pool;
+  /** Bytes between the end of the last read and the start of the next within which the next is sequential. */
+  static final long SEQUENTIAL_SLACK = 512 * 1024;
+
   private final Executor executor;
   private final String key;
   private final long size;
@@ -36,6 +40,7 @@ public final class ReadAhead implements AutoCloseable {
   private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
   private volatile String etag;
   private long nextExpected;
+  private int streak;
   private int window;
   private long prefetchedChunks;
 
@@ -85,10 +90,13 @@ public final class ReadAhead implements AutoCloseable {
       return 0;
     }
     int len = (int) Math.min(dst.remaining(), size - offset);
-    // within one chunk of where the last read ended counts as sequential: the kernel's parallel read-ahead requests
-    // arrive slightly out of order
-    boolean sequential = Math.abs(offset - nextExpected) <= chunkSize;
-    window = !sequential || maxWindow == 0 ? 0 : window == 0 ? 1 : Math.min(window * 2, maxWindow);
+    // Close to where the last read ended counts as sequential: the kernel's parallel read-ahead requests (128 KiB each)
+    // arrive slightly out of order. One such read after a random one may be chance (random reads in a small file land
+    // near each other often), so read-ahead starts with the second in a row, or at once for a read from the start.
+    boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, SEQUENTIAL_SLACK);
+    streak = sequential ? streak + 1 : 0;
+    boolean stream = maxWindow > 0 && (streak >= 2 || (sequential && offset == 0));
+    window = !stream ? 0 : window == 0 ? 1 : Math.min(window * 2, maxWindow);
     nextExpected = sequential ? Math.max(nextExpected, offset + len) : offset + len;
     long first = offset / chunkSize;
     long last = (offset + len - 1) / chunkSize;

@@ -73,6 +73,8 @@ class ReadAheadTest {
       assertThat(ra.window()).isZero();
       assertThat(ra.heldChunks()).isLessThanOrEqualTo(1);
       assertThat(read(ra, far + 1000, 1000)).isEqualTo(Arrays.copyOfRange(data, (int) far + 1000, (int) far + 2000));
+      assertThat(ra.window()).as("one sequential read after a random one may be chance").isZero();
+      assertThat(read(ra, far + 2000, 1000)).isEqualTo(Arrays.copyOfRange(data, (int) far + 2000, (int) far + 3000));
       assertThat(ra.window()).isEqualTo(1);
     }
   }
@@ -136,6 +138,21 @@ class ReadAheadTest {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(ra, 5000, 1000))
           .isInstanceOfSatisfying(io.ossgw.core.store.StoreException.class,
               e -> assertThat(e.kind()).isEqualTo(io.ossgw.core.store.StoreErrorKind.PRECONDITION_FAILED));
+    }
+  }
+
+  @Test
+  void randomSmallReadsFetchAboutWhatIsAsked() {
+    long asked = 0;
+    Random r = new Random(11);
+    try (ReadAhead ra = new ReadAhead(store, new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK)), executor, "obj", data.length, null, 32, 1)) {
+      for (int i = 0; i < 300; i++) {
+        long off = (r.nextLong(data.length - 16 * 1024) / 4096) * 4096; // sysbench rndrd: 16 KiB at 4 KiB alignment
+        assertThat(read(ra, off, 16 * 1024)).isEqualTo(Arrays.copyOfRange(data, (int) off, (int) off + 16 * 1024));
+        asked += 16 * 1024;
+      }
+      assertThat(ra.prefetchedChunks() * CHUNK).as("bytes read ahead for random reads")
+          .isLessThanOrEqualTo(asked / 2);
     }
   }
 }
