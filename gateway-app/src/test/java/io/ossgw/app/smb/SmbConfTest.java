@@ -69,6 +69,7 @@ class SmbConfTest {
         .contains("posix locking = no")
         .contains("strict sync = no")
         .contains("aio read size = 0")
+        .contains("smbd:writetimeupdatedelay = 2000000000")
         .contains("map archive = no")
         .contains("force user = root")
         .contains("wide links = no");

@@ -199,6 +199,37 @@ class SmbServiceTest {
     }
   }
 
+  /** The OSS requests counted since the last reset, without the byte counters and zeros. */
+  static Map<String, Long> requests() {
+    Map<String, Long> m = new java.util.TreeMap<>(emu.counters().snapshot());
+    m.values().removeIf(v -> v == 0);
+    m.keySet().removeIf(k -> k.startsWith("Bytes"));
+    return m;
+  }
+
+  @Test
+  void smbAddsNoOssRequestOfItsOwn() throws Exception {
+    try (Session s = login(ALICE, ALICE_PW); DiskShare share = (DiskShare) s.connectShare("data")) {
+      share.mkdir("cost");
+      assertThat(names(share, "cost")).isEmpty();
+      emu.counters().reset();
+      write(share, "cost\\small.txt", "small".getBytes()); // create, write, set write time, close
+      assertThat(requests()).isEqualTo(Map.of("PutObject", 1L));
+      emu.counters().reset();
+      assertThat(read(share, "cost\\small.txt")).isEqualTo("small".getBytes());
+      assertThat(requests()).isEqualTo(Map.of("GetObject", 1L));
+      emu.counters().reset();
+      try (File f = share.openFile("cost\\small.txt", EnumSet.of(AccessMask.DELETE, AccessMask.GENERIC_READ), null,
+          SMB2ShareAccess.ALL, SMB2CreateDisposition.FILE_OPEN, null)) {
+        f.rename("cost\\moved.txt");
+      }
+      assertThat(requests()).isEqualTo(Map.of("CopyObject", 1L, "DeleteObject", 1L));
+      emu.counters().reset();
+      share.rm("cost\\moved.txt");
+      assertThat(requests()).isEqualTo(Map.of("DeleteObject", 1L));
+    }
+  }
+
   @Test
   void objectsPutWithTheSdkAreReadOverSmb() throws Exception {
     try (Session s = login(BOB, BOB_PW); DiskShare share = (DiskShare) s.connectShare("archive")) {
