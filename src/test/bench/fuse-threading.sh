@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# jnr-fuse single-threaded (-s) vs the multithreaded loop on real workloads through ./ossgw mount against the emulator
+# (issue 2: choose the default by numbers). Root; run on a quiet machine: src/test/bench/fuse-threading.sh
+# Prints one Markdown row per mode and workload. Knobs: SEQ_MB=512 SMALL=2000 LS=1000.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
+cd "$ROOT"
+SEQ_MB="${SEQ_MB:-512}"; SMALL="${SMALL:-2000}"; LS="${LS:-1000}"
+W="$(mktemp -d /var/tmp/ossgw-fthreads.XXXX)"
+JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+JAR=jmh/target/benchmarks.jar
+[[ -f "$JAR" ]] || ./mvnw -q -B -pl jmh -am package -DskipTests
+./ossgw --version >/dev/null
+EPID=""
+cleanup() {
+  for m in "$W"/mnt-*; do mountpoint -q "$m" 2>/dev/null && { ./ossgw umount "$m" || fusermount -u -z "$m"; }; done
+  [[ -n "$EPID" ]] && kill "$EPID" 2>/dev/null || true
+  rm -rf "$W"
+}
+trap cleanup EXIT
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+./ossgw emulator --port "$PORT" --data "$W/data" --bucket fthreads --access-key ak --secret-key sk-0123456789 \
+  > "$W/emu.log" 2>&1 &
+EPID=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/-/health" >/dev/null && break; sleep 0.2; done
+echo "fthreads:ak:sk-0123456789" > "$W/passwd"; chmod 600 "$W/passwd"
+"$JAVA" -cp "$JAR" io.ossgw.jmh.SeedObjects "http://127.0.0.1:$PORT" fthreads ak sk-0123456789 prefix=ls/ \
+  count="$LS" size=1024 threads=32 >/dev/null 2>&1
+now() { date +%s.%N; }
+echo "| mode | seq write ${SEQ_MB} MiB | seq read ${SEQ_MB} MiB | ${SMALL} x 128 KiB write, 64 threads | read back | ls -l ${LS} cold | warm |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for mode in mt s; do
+  mp="$W/mnt-$mode"; mkdir -p "$mp"
+  flag=(); [[ $mode == s ]] && flag=(-s)
+  ./ossgw mount fthreads "$mp" "${flag[@]}" -o "url=http://127.0.0.1:$PORT,passwd_file=$W/passwd,state_dir=$W/state-$mode"
+  t0=$(now); dd if=/dev/zero of="$mp/seq-$mode" bs=1M count="$SEQ_MB" oflag=direct conv=fsync status=none; t1=$(now)
+  sync; echo 3 > /proc/sys/vm/drop_caches
+  t2=$(now); dd if="$mp/seq-$mode" of=/dev/null bs=1M status=none; t3=$(now)
+  mkdir -p "$mp/small-$mode"
+  wr=$("$JAVA" -cp "$JAR" io.ossgw.jmh.RwBench "$mp/small-$mode" phase=write count="$SMALL" size=131072 threads=64)
+  echo 3 > /proc/sys/vm/drop_caches
+  rd=$("$JAVA" -cp "$JAR" io.ossgw.jmh.RwBench "$mp/small-$mode" phase=read count="$SMALL" size=131072 threads=64)
+  t4=$(now); ls -l "$mp/ls" >/dev/null; t5=$(now); ls -l "$mp/ls" >/dev/null; t6=$(now)
+  ./ossgw umount "$mp"
+  python3 - "$mode" "$SEQ_MB" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$t6" "$wr" "$rd" <<'PY'
+import sys
+mode, mb, t0, t1, t2, t3, t4, t5, t6, wr, rd = sys.argv[1:]
+mb = int(mb); t = list(map(float, (t0, t1, t2, t3, t4, t5, t6)))
+mbs = lambda s: f"{mb * 1.048576 / s:.0f} MB/s"
+print(f"| {'-s' if mode == 's' else 'multithreaded'} | {mbs(t[1]-t[0])} | {mbs(t[3]-t[2])} | {wr.split()[1]} MB/s "
+      f"| {rd.split()[1]} MB/s | {t[5]-t[4]:.3f} s | {t[6]-t[5]:.3f} s |")
+PY
+done
