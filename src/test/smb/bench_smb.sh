@@ -57,11 +57,16 @@ head -c "$((SIZE_MB * 1024 * 1024))" /dev/urandom >"$W/src.bin"
 MB=$(python3 -c "print($SIZE_MB * 1024 * 1024 / 1e6)")
 SMBC=(smbclient //127.0.0.1/data -p "$SMB" -U "ossgw-bench%bench pw" -m SMB3)
 
-t0=$(now); cp "$W/src.bin" "$W/mnt/fuse.bin"; t1=$(now); report "FUSE write" "$MB" "$t0" "$t1"
-t0=$(now); cat "$W/mnt/fuse.bin" >/dev/null; t1=$(now); report "FUSE read" "$MB" "$t0" "$t1"
+reqs() { # the OSS requests since the last reset, then reset
+  curl -s "$EP/-/counters" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("   OSS:", " ".join(f"{k}={v}" for k,v in sorted(d.items()) if v and not k.startswith("Bytes")))'
+  curl -s -X POST "$EP/-/counters/reset" >/dev/null
+}
+curl -s -X POST "$EP/-/counters/reset" >/dev/null
+t0=$(now); cp "$W/src.bin" "$W/mnt/fuse.bin"; t1=$(now); report "FUSE write" "$MB" "$t0" "$t1"; reqs
+t0=$(now); cat "$W/mnt/fuse.bin" >/dev/null; t1=$(now); report "FUSE read" "$MB" "$t0" "$t1"; reqs
 t0=$(now); (cd "$W" && "${SMBC[@]}" -c "put src.bin smb.bin" >/dev/null); t1=$(now)
-report "SMB put" "$MB" "$t0" "$t1"
+report "SMB put" "$MB" "$t0" "$t1"; reqs
 t0=$(now); "${SMBC[@]}" -c "get smb.bin /dev/null" >/dev/null; t1=$(now)
-report "SMB get" "$MB" "$t0" "$t1"
+report "SMB get" "$MB" "$t0" "$t1"; reqs
 # the bytes made it: the object written over SMB, read back through the mount, equals the source
 [[ "$(sha256sum <"$W/src.bin")" == "$(sha256sum <"$W/mnt/smb.bin")" ]] && echo "checksums: ok" || echo "checksums: MISMATCH"
