@@ -12,9 +12,10 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * {@code /q/health/ready}: UP when the gateway has started (the NFS server listening, if exports are configured),
- * every configured mount is still mounted, and OSS answers for every engine ({@link OssProbe}). Data:
- * {@code mount.<name>} = mount point or "NOT MOUNTED", {@code export.<name>} = its path, {@code nfs.port},
- * {@code oss.<bucket>} = "reachable" or the error.
+ * every configured mount is still mounted, smbd runs and every SMB share is mounted (if shares are configured), and
+ * OSS answers for every engine ({@link OssProbe}). Data: {@code mount.<name>} = mount point or "NOT MOUNTED",
+ * {@code export.<name>} = its path, {@code nfs.port}, {@code smb} = "smbd listening on ADDR:PORT" or what is wrong,
+ * {@code share.<name>} = its mount point, {@code oss.<bucket>} = "reachable" or the error.
  */
 @Readiness
 @ApplicationScoped
