@@ -1,8 +1,8 @@
 """End-to-end SMB: the built `./ossgw serve` shares a bucket of the emulator through Samba's smbd (SMB2/3 only) on
 127.0.0.1 and a free port, and smbclient talks to it as a user would.
 
-One gateway (config file) serves bucket B as share `data` and also mounts B with FUSE (same engine, one cache), so a
-file written through the mount is read back over SMB. The quick form (`serve BUCKET --smb --smb-user NAME:FILE`)
+One gateway (config file) serves bucket B as share `data`, mounts B with FUSE and exports it over NFS (same engine, one
+cache), so files written through the mount and through NFS (libnfs nfs-cp) are read back over SMB. The quick form (`serve BUCKET --smb --smb-user NAME:FILE`)
 gets a test of its own. Skipped only where Samba is not installed; CI installs it (.ci/run), so there it runs.
 
 Sizes: 1 MiB and 100 MB round trips (100 MB keeps the CI run short: about 2 s each way on the emulator).
@@ -141,7 +141,7 @@ def smb(emulator, ossgw_built, tmp_path_factory):
     pw.chmod(0o600)
     mnt = work / "mnt"
     mnt.mkdir()
-    http_port, smb_port, state = free_port(), free_port(), work / "state"
+    http_port, smb_port, nfs_port, state = free_port(), free_port(), free_port(), work / "state"
     cfg = work / "ossgw.properties"
     cfg.write_text("\n".join([
         "quarkus.http.host=127.0.0.1",
@@ -156,9 +156,14 @@ def smb(emulator, ossgw_built, tmp_path_factory):
         "ossgw.smb.bind=127.0.0.1",
         f"ossgw.smb.port={smb_port}",
         f"ossgw.smb.users.{SMB_USER}.password-file={pw}",
+        f"ossgw.exports.x.bucket={name}",
+        "ossgw.exports.x.squash=none",
+        "ossgw.nfs.bind=127.0.0.1",
+        f"ossgw.nfs.port={nfs_port}",
+        "ossgw.nfs.open-idle-timeout=1s",
     ]) + "\n")
     gw = Gateway(["serve", "--config", cfg], work, http_port, smb_port, state)
-    gw.bucket, gw.name, gw.mnt = bucket, name, mnt
+    gw.bucket, gw.name, gw.mnt, gw.nfs_port = bucket, name, mnt, nfs_port
     try:
         yield gw
     finally:
@@ -223,6 +228,20 @@ def test_a_file_written_through_the_fuse_mount_is_identical_over_smb(smb, tmp_pa
     (tmp_path / "s.txt").write_text("over smb\n")
     ok(smbclient(smb.smb_port, "data", "put s.txt via-fuse/s.txt", cwd=tmp_path))
     assert (smb.mnt / "via-fuse" / "s.txt").read_text() == "over smb\n"
+
+
+@pytest.mark.skipif(shutil.which("nfs-cp") is None, reason="libnfs-utils is not installed (.ci/run installs it)")
+def test_a_file_written_over_nfs_is_identical_over_smb(smb, tmp_path):
+    src = tmp_path / "n.bin"
+    random_file(src, 2 * 1000 * 1000 + 3)
+    ok(smbclient(smb.smb_port, "data", "mkdir via-nfs"))
+    url = f"nfs://127.0.0.1/{smb.name}/via-nfs/n.bin?nfsport={smb.nfs_port}&mountport={smb.nfs_port}&version=3"
+    r = subprocess.run(["nfs-cp", str(src), url], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # nfs-cp does not COMMIT: the export uploads the file once it is idle (1 s here); SMB reads it either way
+    assert wait_until(lambda: smb.bucket.object_exists("via-nfs/n.bin"), 30)
+    ok(smbclient(smb.smb_port, "data", "get via-nfs/n.bin back.bin", cwd=tmp_path))
+    assert sha256_file(tmp_path / "back.bin") == sha256_file(src)
 
 
 def test_a_wrong_password_is_a_logon_failure_and_nothing_else_changes(smb):
