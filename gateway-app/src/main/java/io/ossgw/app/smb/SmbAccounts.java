@@ -75,15 +75,15 @@ public final class SmbAccounts {
     return names;
   }
 
-  /** Creates {@code name} as a system account (no home, no login shell) unless it exists. */
+  /** Creates {@code name} as a system account (home /nonexistent, not created; no login shell) unless it exists. */
   static void ensureUnixAccount(String name) {
     if (SambaTools.run(List.of("getent", "passwd", name), null).ok()) {
       return;
     }
     Path useradd = SambaTools.find("useradd").orElseThrow(() ->
         new SmbException("SMB user '" + name + "' needs a Unix account and useradd was not found: create it"));
-    SambaTools.Result r = SambaTools.run(List.of(useradd.toString(), "--system", "--no-create-home", "--shell",
-        "/usr/sbin/nologin", name), null);
+    SambaTools.Result r = SambaTools.run(List.of(useradd.toString(), "--system", "--no-create-home", "--home-dir",
+        "/nonexistent", "--shell", "/usr/sbin/nologin", name), null);
     if (!r.ok()) {
       throw new SmbException("cannot create the Unix account '" + name + "' for SMB: " + r.output());
     }
