@@ -28,13 +28,21 @@ final class DataPath {
   private final ExecutorService executor;
   private final Namespace namespace;
   private final Uploader uploader;
+  private final ObjectCopier copier;
 
-  DataPath(EngineConfig config, ObjectStore store, ExecutorService executor, Namespace namespace, Uploader uploader) {
+  DataPath(EngineConfig config, ObjectStore store, ExecutorService executor, Namespace namespace, Uploader uploader,
+      ObjectCopier copier) {
+    this.copier = copier;
     this.config = config;
     this.store = store;
     this.executor = executor;
     this.namespace = namespace;
     this.uploader = uploader;
+  }
+
+  /** CopyObject of an object onto itself with new metadata (UploadPartCopy above {@code singlepart_copy_limit}). */
+  WriteResult rewriteMeta(String key, long size, WriteMeta meta) {
+    return copier.copy(key, key, size, meta);
   }
 
   Uploader uploader() {

@@ -38,6 +38,8 @@ final class OpenFile {
   private StagedFile staged;
   private StreamingUpload stream;
   private boolean pendingCreate;
+  /** Attributes changed after the streaming upload fixed its metadata: rewrite them once it completes. */
+  private boolean metaAfterStream;
   private boolean unlinked;
   private Instant explicitMtime;
   private int refs;
@@ -215,7 +217,11 @@ final class OpenFile {
     lock.lock();
     try {
       node = node.withAttr(a);
-      dropStream(); // its metadata was fixed at InitiateMultipartUpload; the flush uploads whole with the new one
+      if (stream != null && stream.started()) {
+        // its metadata was fixed at InitiateMultipartUpload: keep streaming (smbd and cp -p set times just before
+        // close; uploading everything again would double the transfer) and rewrite the metadata after Complete
+        metaAfterStream = true;
+      }
       if (explicitMtimeSet) {
         explicitMtime = a.mtime();
       }
@@ -267,6 +273,11 @@ final class OpenFile {
         meta = stream.initiatedMeta(); // fixed when the upload began
         r = stream.finish(staged);
         type = "Multipart";
+        if (metaAfterStream) {
+          meta = uploadMeta(); // attributes changed while streaming: one server-side self-copy applies them
+          r = data.rewriteMeta(key, staged.size(), meta);
+          metaAfterStream = false;
+        }
       } else if (appendsOnly()) {
         long position = staged.baseSize();
         AppendResult a = data.append(key, staged, position, meta);
@@ -365,6 +376,7 @@ final class OpenFile {
       stream.invalidate();
       stream = null;
     }
+    metaAfterStream = false; // the whole-file upload that replaces the stream carries the current attributes
   }
 
   /** Frees the staging (after the last handle is released). */

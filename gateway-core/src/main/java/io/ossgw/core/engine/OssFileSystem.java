@@ -77,10 +77,10 @@ final class OssFileSystem implements VirtualFileSystem {
         new ParallelHeads(io, config.multireqMax()));
     Uploader uploader = new Uploader(store, io, config.multipartSize(), config.parallelCount(), config.noMultipart(),
         config.multipartCopySize());
-    this.data = new DataPath(config, store, io, ns, uploader);
-    this.readers = new Readers(store, pool, io, config.prefetchChunks(), config.backwardChunks(), config.prefetchThreads());
     ObjectCopier copier = new ObjectCopier(store, io, config.singlepartCopyLimit(), config.multipartCopySize(),
         config.parallelCount());
+    this.data = new DataPath(config, store, io, ns, uploader, copier);
+    this.readers = new Readers(store, pool, io, config.prefetchChunks(), config.backwardChunks(), config.prefetchThreads());
     this.renamer = new Renamer(store, io, ns, openFiles, copier, config.listMaxKeys(), config.singlepartCopyLimit());
     this.attrWriter = new AttrWriter(store, copier, ns);
   }

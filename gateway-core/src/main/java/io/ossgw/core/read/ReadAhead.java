@@ -28,7 +28,10 @@ import java.util.concurrent.Executor;
 public final class ReadAhead implements AutoCloseable {
   private final ObjectStore store;
   private final BufferPool pool;
-  /** Bytes between the end of the last read and the start of the next within which the next is sequential. */
+  /**
+   * Bytes between the end of the last read and the start of the next within which the next is sequential, or four
+   * requests' worth when that is more (NFS clients and smbd send several 1 MiB READs at once, served out of order).
+   */
   static final long SEQUENTIAL_SLACK = 512 * 1024;
 
   private final Executor executor;
@@ -93,7 +96,7 @@ public final class ReadAhead implements AutoCloseable {
     // Close to where the last read ended counts as sequential: the kernel's parallel read-ahead requests (128 KiB each)
     // arrive slightly out of order. One such read after a random one may be chance (random reads in a small file land
     // near each other often), so read-ahead starts with the second in a row, or at once for a read from the start.
-    boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, SEQUENTIAL_SLACK);
+    boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, Math.max(SEQUENTIAL_SLACK, 4L * len));
     streak = sequential ? streak + 1 : 0;
     boolean stream = maxWindow > 0 && (streak >= 2 || (sequential && offset == 0));
     window = !stream ? 0 : window == 0 ? 1 : Math.min(window * 2, maxWindow);

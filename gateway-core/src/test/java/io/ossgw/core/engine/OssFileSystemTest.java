@@ -117,6 +117,29 @@ class OssFileSystemTest {
   }
 
   @Test
+  void timesSetWhileStreamingKeepTheStreamAndAreWrittenByOneSelfCopy() {
+    VirtualFileSystem small = gw.mount("multipart_size=5", "parallel_count=3");
+    byte[] data = new byte[13 * 1024 * 1024 + 7];
+    new Random(5).nextBytes(data);
+    gw.resetCounters();
+    FileHandle h = small.create("/stamped.bin", 0644, OpenFlags.READ_WRITE, false, USER);
+    for (int off = 0; off < data.length; off += 128 * 1024) {
+      small.write(h, off, ByteBuffer.wrap(data, off, Math.min(128 * 1024, data.length - off)));
+    }
+    Instant stamp = Instant.parse("2001-02-03T04:05:06Z");
+    small.setattr("/stamped.bin", SetAttr.times(stamp, stamp), h, USER); // smbd's utimensat before close
+    small.flush(h);
+    small.release(h);
+    assertThat(gw.count("UploadPart")).as("every byte sent once").isEqualTo(3);
+    assertThat(gw.count("CompleteMultipartUpload")).isEqualTo(1);
+    assertThat(gw.count("CopyObject")).isEqualTo(1);
+    assertThat(gw.objectBytes("stamped.bin")).isEqualTo(data);
+    assertThat(gw.sdk.getObjectMetadata(BUCKET, "stamped.bin").getUserMetadata())
+        .containsEntry("mtime", Long.toString(stamp.getEpochSecond()));
+    assertThat(gw.mount().getattr("/stamped.bin").mtime()).isEqualTo(stamp);
+  }
+
+  @Test
   void overwriteInTheMiddleKeepsTheRest() {
     VirtualFileSystem small = gw.mount("multipart_size=5");
     byte[] data = new byte[12 * 1024 * 1024];
