@@ -269,11 +269,16 @@ class Bench:
         ceil = self.sdk("size=0", f"many={self.dr_files}", "manyPrefix=dr/f")
         self.results["ceiling"]["many-get"] = ceil["many-get"]
         total = self.dr_files * self.dr_size
-        mem_total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-        limit = int(self.dr_options.get("direct_read_prefetch_limit", "1024")) << 20
-        budget = max(64 << 20, min(limit, mem_total // 4))
-        if "memory_limit" in self.dr_options:
-            budget = min(budget, int(self.dr_options["memory_limit"]) << 20)
+        # The engine's own figure (ossgw_memory_budget_bytes: capped by the JVM's direct memory, memory_limit, ...);
+        # older gateways without the metric: the documented default, min(direct_read_prefetch_limit, memory / 4).
+        budget, budget_peak = gw.metric("ossgw_memory_budget_bytes"), gw.metric("ossgw_memory_peak_bytes")
+        if budget is None:
+            mem_total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            limit = int(self.dr_options.get("direct_read_prefetch_limit", "1024")) << 20
+            budget = max(64 << 20, min(limit, mem_total // 4))
+            if "memory_limit" in self.dr_options:
+                budget = min(budget, int(self.dr_options["memory_limit"]) << 20)
+        budget = int(budget)
         hwm = b.status_kb(gw.pid, "VmHWM") * 1024
         nmt = subprocess.run([os.path.join(os.path.dirname(self.java), "jcmd"), str(gw.pid), "VM.native_memory",
                               "summary", "scale=MB"], capture_output=True, text=True).stdout
@@ -282,7 +287,7 @@ class Bench:
                               "completion_s": round(last, 3), "mean_s": round(mean, 3),
                               "mbps": round(total / 1e6 / last, 1), "ceiling_mbps": ceil["many-get"]["mbps"],
                               "ceiling_s": ceil["many-get"]["s"], "peak_rss": max(hwm, smp.peak_rss_kb * 1024),
-                              "budget": budget, "peak_spool": smp.peak_disk[gw.tmp],
+                              "budget": budget, "budget_peak": budget_peak, "peak_spool": smp.peak_disk[gw.tmp],
                               "state_growth": max(0, smp.peak_disk[gw.state] - state0), "nmt": nmt, **ctx}
         opts = ",".join(self.dr_options)
         self.row(f"{self.dr_files} concurrent sequential reads of {self.dr_size >> 20} MiB ({opts})", total, last, ctx,

@@ -295,6 +295,12 @@ class Gateway:
             ops[op] = ops.get(op, 0) + int(float(m.group(2)))
         return ops
 
+    def metric(self, name):
+        """Sum of a Prometheus metric's samples on /q/metrics (all label sets), or None if it is not there."""
+        vals = [float(m.group(1)) for m in re.finditer(rf'^{re.escape(name)}(?:{{[^}}]*}})?\s+([0-9.eE+-]+)',
+                                                          http(f"http://127.0.0.1:{self.port}/q/metrics"), re.M)]
+        return sum(vals) if vals else None
+
     def stop(self):
         self.proc.stop()
         if is_mounted(self.mnt):

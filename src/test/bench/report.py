@@ -89,10 +89,11 @@ def details(res):
                 f"{d['files']} `dd bs=1M` readers of {mb(d['file_bytes'])} objects each, page cache dropped, options "
                 f"`{d['options']}`.", "",
                 "| last reader done | mean reader | aggregate | SDK (one GetObject per object, concurrent) | "
-                "peak RSS (VmHWM) | memory budget | peak spool (tmpdir) | state dir growth |",
+                "peak RSS (VmHWM) | memory budget (its peak use) | peak spool (tmpdir) | state dir growth |",
                 "|---:|---:|---:|---:|---:|---:|---:|---:|",
                 f"| {d['completion_s']:.2f} s | {d['mean_s']:.2f} s | {d['mbps']:.1f} MB/s | {d['ceiling_mbps']:.1f} "
-                f"MB/s ({d['ceiling_s']:.2f} s) | {mb(d['peak_rss'])} | {mb(d['budget'])} | {d['peak_spool']:,} B "
+                f"MB/s ({d['ceiling_s']:.2f} s) | {mb(d['peak_rss'])} | {mb(d['budget'])}"
+                f"{' (' + mb(d['budget_peak']) + ')' if d.get('budget_peak') is not None else ''} | {d['peak_spool']:,} B "
                 f"| {d['state_growth']:,} B |", ""]
         if d.get("nmt"):
             out += ["Native memory tracking of the gateway right after the readers finished (committed MB; "
