@@ -264,8 +264,8 @@ class Bench:
                     raise RuntimeError("direct_read readers failed:\n" + "\n".join(failed))
                 done = list(done.values())
             return max(done), sum(done) / len(done), smp
-        (last, mean, smp), ctx = self.measure(f"{self.dr_files} concurrent sequential reads, {self.dr_options}", run,
-                                              True)
+        # no JFR here: a recording's buffers would count in the RSS this workload measures
+        (last, mean, smp), ctx = self.measure(f"{self.dr_files} concurrent sequential reads, {self.dr_options}", run)
         ceil = self.sdk("size=0", f"many={self.dr_files}", "manyPrefix=dr/f")
         self.results["ceiling"]["many-get"] = ceil["many-get"]
         total = self.dr_files * self.dr_size
