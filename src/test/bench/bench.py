@@ -97,6 +97,16 @@ class Bench:
                          **({"ops": float(f[3])} if len(f) > 3 and "=" not in f[3] else {})}
         return out
 
+    def ceiling(self, *args):
+        """One more SdkCeiling sample: each transfer's ceiling is the best sample of the run (every workload with a
+        ceiling takes one before and one after itself, so a build that starts on the shared CPUs during one sample
+        does not pass for the ceiling)."""
+        for k, v in self.sdk(*args).items():
+            self.results.setdefault("ceiling_samples", {}).setdefault(k, []).append(v)
+            best = self.results["ceiling"].get(k)
+            if best is None or v["mbps"] > best["mbps"]:
+                self.results["ceiling"][k] = v
+
     def seed(self, prefix, count, nbytes, threads=32):
         log(f"seeding {count} x {nbytes} B under {prefix}")
         self.tool("SeedObjects", self.emu.endpoint, BUCKET, AK, SK, f"prefix={prefix}", f"count={count}",
@@ -152,11 +162,12 @@ class Bench:
         gw = self.gateway()
         f = os.path.join(gw.mnt, "fio-seq.bin")
         common = [f"--filename={f}", f"--size={self.seq}"]
+        sdk_args = (f"size={self.seq}", "part=10m", "chunk=4m", "parallel=5", f"rnd={self.rnd_time}", "block=16k")
+        self.ceiling(*sdk_args)
         (wall, j), ctx = self.measure("fio seq write 1 MiB, 1 job, direct=1", lambda: self.fio(
             ["--name=seqwr", "--rw=write", "--direct=1", "--fallocate=none", "--end_fsync=1", *common]), True)
         fio_bw = j["jobs"][0]["write"]["bw_bytes"] / 1e6
-        ceil = self.sdk(f"size={self.seq}", "part=10m", "chunk=4m", "parallel=5", f"rnd={self.rnd_time}", "block=16k")
-        self.results["ceiling"].update({"put": ceil["put"], "get": ceil["get"], "rndget": ceil.get("rndget")})
+        self.ceiling(*sdk_args)
         self.row("fio seq write 1 MiB, 1 job, direct=1", self.seq, wall, ctx, "put", 0.85,
                  f"fio's own figure (excl. open/close): {fio_bw:.1f} MB/s; wall includes end_fsync and close")
         for jobs in (1, 4):
@@ -175,6 +186,8 @@ class Bench:
         gw = self.gateway()
         d = os.path.join(gw.mnt, "rw")
         n, s, t = self.small_n, self.small_size, self.small_threads
+        sdk_args = ("size=0", f"count={n}", f"smallSize={s}", f"threads={t}")
+        self.ceiling(*sdk_args)
         w, ctx_w = self.measure(f"rw-bench write {n} x {s // 1024} KiB, {t} threads",
                                 lambda: self.tool("RwBench", d, "phase=write", f"count={n}", f"size={s}",
                                                   f"threads={t}")[0], True)
@@ -182,8 +195,8 @@ class Bench:
         r, ctx_r = self.measure(f"rw-bench read {n} x {s // 1024} KiB, {t} threads, cold cache",
                                 lambda: self.tool("RwBench", d, "phase=read", f"count={n}", f"size={s}",
                                                   f"threads={t}")[0], True)
-        ceil = self.sdk("size=0", f"count={n}", f"smallSize={s}", f"threads={t}")
-        self.results["ceiling"].update({"small-put": ceil["small-put"], "small-get": ceil["small-get"]})
+        self.ceiling(*sdk_args)
+        ceil = self.results["ceiling"]
         self.row(f"rw-bench write {n} x {s // 1024} KiB, {t} threads", n * s, float(w[2]), ctx_w, "small-put", 0.70,
                  f"{float(w[3]):.0f} files/s (SDK {n / ceil['small-put']['s']:.0f}/s)")
         self.row(f"rw-bench read {n} x {s // 1024} KiB, {t} threads, cold cache", n * s, float(r[2]), ctx_r,
@@ -240,6 +253,7 @@ class Bench:
     # --- 5: concurrent direct_read ----------------------------------------------------------------------------------
     def step_dr(self):
         self.seed("dr/f", self.dr_files, self.dr_size, threads=self.dr_files)
+        self.ceiling("size=0", f"many={self.dr_files}", "manyPrefix=dr/f")
         # Native memory tracking: what the peak RSS is made of (heap, direct buffers under "Other", threads ...)
         gw = self.gateway(self.dr_options, java_opts=["-XX:NativeMemoryTracking=summary"])
         b.drop_caches()
@@ -266,8 +280,8 @@ class Bench:
             return max(done), sum(done) / len(done), smp
         # no JFR here: a recording's buffers would count in the RSS this workload measures
         (last, mean, smp), ctx = self.measure(f"{self.dr_files} concurrent sequential reads, {self.dr_options}", run)
-        ceil = self.sdk("size=0", f"many={self.dr_files}", "manyPrefix=dr/f")
-        self.results["ceiling"]["many-get"] = ceil["many-get"]
+        self.ceiling("size=0", f"many={self.dr_files}", "manyPrefix=dr/f")
+        ceil = self.results["ceiling"]
         total = self.dr_files * self.dr_size
         # The engine's own figure (ossgw_memory_budget_bytes: capped by the JVM's direct memory, memory_limit, ...);
         # older gateways without the metric: the documented default, min(direct_read_prefetch_limit, memory / 4).
