@@ -1,7 +1,6 @@
 package io.ossgw.fuse;
 
 import io.ossgw.core.vfs.VirtualFileSystem;
-import io.ossgw.fuse.jnr.JnrFuseBinding;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -39,9 +38,12 @@ public final class FuseMounter {
 
   private FuseMounter() {}
 
-  /** Mounts with the default binding (jnr-fuse, libfuse2). See {@link #mount(VirtualFileSystem, Path, FuseOptions, FuseBinding)}. */
+  /**
+   * Mounts with the configured binding ({@link FuseBindings#configured()}: jnr-fuse/libfuse2 unless {@code
+   * -Dossgw.fuse.binding=jfuse}). See {@link #mount(VirtualFileSystem, Path, FuseOptions, FuseBinding)}.
+   */
   public static MountedFilesystem mount(VirtualFileSystem vfs, Path mountpoint, FuseOptions options) {
-    return mount(vfs, mountpoint, options, new JnrFuseBinding());
+    return mount(vfs, mountpoint, options, FuseBindings.configured());
   }
 
   /**

@@ -1,0 +1,194 @@
+package io.ossgw.fuse.jfuse;
+
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.fuse.FuseConnection;
+import io.ossgw.fuse.FuseFilesystem;
+import io.ossgw.fuse.FuseOptions;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.Set;
+import org.cryptomator.jfuse.api.DirFiller;
+import org.cryptomator.jfuse.api.Errno;
+import org.cryptomator.jfuse.api.FileInfo;
+import org.cryptomator.jfuse.api.FuseConfig;
+import org.cryptomator.jfuse.api.FuseConnInfo;
+import org.cryptomator.jfuse.api.FuseOperations;
+import org.cryptomator.jfuse.api.Statvfs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * jfuse's {@link FuseOperations} (libfuse 3's high-level API) for one mount, each converting its arguments for
+ * {@link FuseFilesystem} exactly as the jnr binding's callbacks do: same operations registered (the rest stay NULL,
+ * so libfuse answers ENOSYS and the kernel stops asking, e.g. for xattrs), same errno values (FuseFilesystem returns
+ * Linux {@code -errno}), same caller credentials.
+ *
+ * <p>The operations that can get a NULL path (getattr, truncate, chmod, chown, utimens, read, write, flush, fsync,
+ * release) are not here but in {@link JfuseFileOps}: jfuse itself cannot pass a NULL path. libfuse 3 differences
+ * handled here: rename carries renameat2 flags, which the gateway does not support (EINVAL,
+ * what the kernel answers for libfuse2 mounts too); max_write, max_readahead, use_ino, hard_remove and direct_io are
+ * set in init, where libfuse 3 wants them (its -o options for them are gone).
+ *
+ * <p>Every callback catches everything: an exception escaping an FFM upcall ends the JVM.
+ */
+final class JfuseOperations implements FuseOperations {
+  private static final Logger LOG = LoggerFactory.getLogger(JfuseOperations.class);
+  private static final int EIO = 5;
+  private static final int EINVAL = 22;
+
+  private final FuseFilesystem fs;
+  private final FuseOptions options;
+  private final Errno errno;
+  private final JfuseNative nat;
+
+  JfuseOperations(FuseFilesystem fs, FuseOptions options, Errno errno, JfuseNative nat) {
+    this.fs = fs;
+    this.options = options;
+    this.errno = errno;
+    this.nat = nat;
+  }
+
+  @Override
+  public Errno errno() {
+    return errno;
+  }
+
+  @Override
+  public Set<Operation> supportedOperations() {
+    // getattr, chmod, chown, truncate, utimens, read, write, flush, fsync and release are JfuseFileOps' upcalls.
+    return EnumSet.of(Operation.INIT, Operation.ACCESS, Operation.READLINK, Operation.OPEN_DIR, Operation.READ_DIR,
+        Operation.RELEASE_DIR, Operation.MKDIR, Operation.RMDIR, Operation.UNLINK, Operation.RENAME,
+        Operation.SYMLINK, Operation.CREATE, Operation.OPEN, Operation.STATFS);
+  }
+
+  @Override
+  public void init(FuseConnInfo conn, FuseConfig config) {
+    try {
+      conn.setMaxWrite(Math.min(options.maxWrite(), FuseOptions.MAX_REQUEST));
+      // libfuse 3 ends the session at INIT unless this equals the max_read mount option (JfuseBinding#arguments).
+      conn.setMaxRead(Math.min(options.maxRead(), FuseOptions.MAX_REQUEST));
+      conn.setMaxReadahead(options.maxReadahead());
+      JfuseStructs.configure(config, options.useIno(), options.hardRemove(), options.directIo());
+      fs.init(new FuseConnection(conn.protoMajor(), conn.protoMinor(), conn.maxWrite(), conn.maxReadahead()));
+    } catch (Throwable t) {
+      LOG.error("FUSE init callback failed", t);
+    }
+  }
+
+
+  @Override
+  public int access(String path, int mask) {
+    return fs.access(path, mask);
+  }
+
+  @Override
+  public int readlink(String path, ByteBuffer buf, long len) {
+    try {
+      return fs.readlink(path, buf.clear().limit((int) Math.min(len, buf.capacity())));
+    } catch (Throwable t) {
+      return glue("readlink", path, t);
+    }
+  }
+
+  @Override
+  public int opendir(String path, FileInfo fi) {
+    return fs.opendir(path);
+  }
+
+  @Override
+  public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
+    try {
+      // Offset 0 for every entry: libfuse buffers the whole listing and pages it itself (as on libfuse2).
+      return fs.readdir(path, (name, attr) -> filler.fill(name, attr == null ? st -> { } :
+          st -> JfuseStructs.putDirent(st, attr), 0, 0) != 0);
+    } catch (Throwable t) {
+      return glue("readdir", path, t);
+    }
+  }
+
+  @Override
+  public int releasedir(String path, FileInfo fi) {
+    return fs.releasedir(path);
+  }
+
+  @Override
+  public int mkdir(String path, int mode) {
+    return withCaller(path, c -> fs.mkdir(path, mode, c));
+  }
+
+  @Override
+  public int rmdir(String path) {
+    return fs.rmdir(path);
+  }
+
+  @Override
+  public int unlink(String path) {
+    return fs.unlink(path);
+  }
+
+  @Override
+  public int rename(String from, String to, int flags) {
+    return flags != 0 ? -EINVAL : fs.rename(from, to);
+  }
+
+  @Override
+  public int symlink(String target, String linkname) {
+    return withCaller(linkname, c -> fs.symlink(target, linkname, c));
+  }
+
+
+
+
+
+  @Override
+  public int create(String path, int mode, FileInfo fi) {
+    return withCaller(path, c -> opened(fs.create(path, mode, fi.getFlags(), c), fi));
+  }
+
+  @Override
+  public int open(String path, FileInfo fi) {
+    return withCaller(path, c -> opened(fs.open(path, fi.getFlags(), c), fi));
+  }
+
+
+
+
+
+
+  @Override
+  public int statfs(String path, Statvfs statvfs) {
+    try {
+      return fs.statfs(path, stats -> JfuseStructs.putStatvfs(statvfs, stats));
+    } catch (Throwable t) {
+      return glue("statfs", path, t);
+    }
+  }
+
+
+
+  private static int opened(long fhOrErrno, FileInfo fi) {
+    if (fhOrErrno < 0) {
+      return (int) fhOrErrno;
+    }
+    fi.setFh(fhOrErrno);
+    return 0;
+  }
+
+  @FunctionalInterface
+  private interface CallerOp {
+    int apply(Caller caller);
+  }
+
+  private int withCaller(String path, CallerOp op) {
+    try {
+      return op.apply(nat.caller());
+    } catch (Throwable t) {
+      return glue("callback", path, t);
+    }
+  }
+
+  private static int glue(String op, String path, Throwable t) {
+    LOG.warn("FUSE {} {}: binding failure; answered EIO", op, path, t);
+    return -EIO;
+  }
+}
