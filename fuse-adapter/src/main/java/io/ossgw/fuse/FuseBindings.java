@@ -7,27 +7,22 @@ import java.util.Locale;
 /**
  * Chooses the native FUSE binding. Two exist: {@code jnr} (jnr-fuse 0.5.8 over libfuse 2.9, the default) and {@code
  * jfuse} (jfuse 0.7.3 over libfuse 3 through Java's FFM API). The choice is process-wide and comes from the system
- * property {@value #PROPERTY} (e.g. {@code OSSGW_JAVA_OPTS=-Dossgw.fuse.binding=jfuse ./ossgw mount ...}) or, when
- * that is unset, the environment variable {@value #ENV}. docs/fuse-threading.md has the measurements behind the default.
+ * property {@value #PROPERTY} (e.g. {@code OSSGW_JAVA_OPTS=-Dio.ossgw.fuse.binding=jfuse ./ossgw mount ...}); the name is
+ * outside the {@code ossgw.} namespace because Quarkus rejects unknown keys there. docs/fuse-threading.md has the
+ * measurements behind the default.
  */
 public final class FuseBindings {
   /** System property naming the binding: {@code jnr} or {@code jfuse}. */
-  public static final String PROPERTY = "ossgw.fuse.binding";
-
-  /** Environment variable read when {@link #PROPERTY} is unset. */
-  public static final String ENV = "OSSGW_FUSE_BINDING";
+  public static final String PROPERTY = "io.ossgw.fuse.binding";
 
   /** The binding used when neither the property nor the environment names one. */
   public static final String DEFAULT = "jnr";
 
   private FuseBindings() {}
 
-  /** The binding named by {@link #PROPERTY} / {@link #ENV}, else {@link #DEFAULT}. */
+  /** The binding named by {@link #PROPERTY}, else {@link #DEFAULT}. */
   public static FuseBinding configured() {
     String name = System.getProperty(PROPERTY);
-    if (name == null || name.isBlank()) {
-      name = System.getenv(ENV);
-    }
     return byName(name == null || name.isBlank() ? DEFAULT : name);
   }
 
@@ -41,7 +36,7 @@ public final class FuseBindings {
     return switch (name.trim().toLowerCase(Locale.ROOT)) {
       case "jnr", "jnr-fuse", "libfuse2" -> new JnrFuseBinding();
       case "jfuse", "libfuse3" -> new JfuseBinding();
-      default -> throw new MountException("unknown FUSE binding '" + name + "' (" + PROPERTY + " / " + ENV
+      default -> throw new MountException("unknown FUSE binding '" + name + "' (-D" + PROPERTY
           + "): use jnr (libfuse2) or jfuse (libfuse3)");
     };
   }

@@ -40,7 +40,7 @@ public final class FuseMounter {
 
   /**
    * Mounts with the configured binding ({@link FuseBindings#configured()}: jnr-fuse/libfuse2 unless {@code
-   * -Dossgw.fuse.binding=jfuse}). See {@link #mount(VirtualFileSystem, Path, FuseOptions, FuseBinding)}.
+   * -Dio.ossgw.fuse.binding=jfuse}). See {@link #mount(VirtualFileSystem, Path, FuseOptions, FuseBinding)}.
    */
   public static MountedFilesystem mount(VirtualFileSystem vfs, Path mountpoint, FuseOptions options) {
     return mount(vfs, mountpoint, options, FuseBindings.configured());

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The jfuse 0.7.3 binding: libfuse 3's high-level API through Java's FFM API (no JNI, no jffi thread attach churn),
- * 1 MiB requests, readdirplus negotiated. Select it with {@code -Dossgw.fuse.binding=jfuse} ({@link
+ * 1 MiB requests, readdirplus negotiated. Select it with {@code -Dio.ossgw.fuse.binding=jfuse} ({@link
  * io.ossgw.fuse.FuseBindings}). Needs Debian {@code libfuse3-3} (not {@code fuse3}: as root libfuse mounts with
  * mount(2) itself, and the gateway unmounts with {@code fusermount}/{@code umount}). The JVM should run with {@code
  * --enable-native-access=ALL-UNNAMED} (FFM's restricted methods warn without it).

@@ -18,12 +18,12 @@ import java.util.List;
  *
  * <p>Debian's {@code libfuse3-3} ships only the versioned {@code libfuse3.so.3} in the multiarch directory, which is
  * not on the JVM's default {@code java.library.path}; jfuse's {@code System.loadLibrary("fuse3")} would need {@code
- * libfuse3-dev}. So the file is looked up here and handed to jfuse by path ({@code -Dossgw.fuse.libfuse3=PATH}
+ * libfuse3-dev}. So the file is looked up here and handed to jfuse by path ({@code -Dio.ossgw.fuse.libfuse3=PATH}
  * overrides the search).
  */
 final class JfuseNative {
   /** System property with the full path of libfuse3.so.3. */
-  static final String LIBRARY_PROPERTY = "ossgw.fuse.libfuse3";
+  static final String LIBRARY_PROPERTY = "io.ossgw.fuse.libfuse3";
 
   static final List<String> SEARCH = List.of(
       "/usr/lib/x86_64-linux-gnu/libfuse3.so.3",
@@ -71,7 +71,7 @@ final class JfuseNative {
         + LIBRARY_PROPERTY + "=/path/to/libfuse3.so.3");
   }
 
-  /** Loads from {@code -Dossgw.fuse.libfuse3} if set, else from {@link #SEARCH}. */
+  /** Loads from {@code -Dio.ossgw.fuse.libfuse3} if set, else from {@link #SEARCH}. */
   static JfuseNative load() {
     String p = System.getProperty(LIBRARY_PROPERTY);
     return load(p == null || p.isBlank() ? SEARCH : List.of(p));
