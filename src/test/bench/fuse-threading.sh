@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # jnr-fuse single-threaded (-s) vs the multithreaded loop on real workloads through ./ossgw mount against the emulator
 # (issue 2: choose the default by numbers). Root; run on a quiet machine: src/test/bench/fuse-threading.sh
-# Prints one Markdown row per mode and workload. Knobs: SEQ_MB=512 SMALL=2000 LS=1000.
+# Prints one Markdown row per mode and workload. Knobs: SEQ_MB=512 SMALL=2000 LS=1000,
+# MODES="mt s jfuse-mt jfuse-s" (jfuse-*: the jfuse/libfuse3 binding via -Dio.ossgw.fuse.binding=jfuse, with 1 MiB
+# max_read/max_write, which libfuse3 negotiates and libfuse2 cannot; needs Debian libfuse3-3).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
 cd "$ROOT"
-SEQ_MB="${SEQ_MB:-512}"; SMALL="${SMALL:-2000}"; LS="${LS:-1000}"
+SEQ_MB="${SEQ_MB:-512}"; SMALL="${SMALL:-2000}"; LS="${LS:-1000}"; MODES="${MODES:-mt s jfuse-mt jfuse-s}"
 W="$(mktemp -d /var/tmp/ossgw-fthreads.XXXX)"
 JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 JAR=jmh/target/benchmarks.jar
@@ -29,10 +31,14 @@ echo "fthreads:ak:sk-0123456789" > "$W/passwd"; chmod 600 "$W/passwd"
 now() { date +%s.%N; }
 echo "| mode | seq write ${SEQ_MB} MiB | seq read ${SEQ_MB} MiB | ${SMALL} x 128 KiB write, 64 threads | read back | ls -l ${LS} cold | warm |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-for mode in mt s; do
+for mode in $MODES; do
   mp="$W/mnt-$mode"; mkdir -p "$mp"
-  flag=(); [[ $mode == s ]] && flag=(-s)
-  ./ossgw mount fthreads "$mp" "${flag[@]}" -o "url=http://127.0.0.1:$PORT,passwd_file=$W/passwd,state_dir=$W/state-$mode"
+  flag=(); [[ $mode == s || $mode == *-s ]] && flag=(-s)
+  jopts=""; extra=""
+  [[ $mode == jfuse-* ]] && jopts="-Dio.ossgw.fuse.binding=jfuse" && extra=",max_read=1048576,max_write=1048576"
+  OSSGW_JAVA_OPTS="${OSSGW_JAVA_OPTS:-} $jopts" ./ossgw mount fthreads "$mp" "${flag[@]}" \
+    -o "url=http://127.0.0.1:$PORT,passwd_file=$W/passwd,state_dir=$W/state-$mode$extra"
+  echo "$mode: $(grep " $mp " /proc/self/mountinfo | awk '{print $NF}')" >&2 # max_read tells libfuse2 from 3
   t0=$(now); dd if=/dev/zero of="$mp/seq-$mode" bs=1M count="$SEQ_MB" oflag=direct conv=fsync status=none; t1=$(now)
   sync; echo 3 > /proc/sys/vm/drop_caches
   t2=$(now); dd if="$mp/seq-$mode" of=/dev/null bs=1M status=none; t3=$(now)
@@ -47,7 +53,8 @@ import sys
 mode, mb, t0, t1, t2, t3, t4, t5, t6, wr, rd = sys.argv[1:]
 mb = int(mb); t = list(map(float, (t0, t1, t2, t3, t4, t5, t6)))
 mbs = lambda s: f"{mb * 1.048576 / s:.0f} MB/s"
-print(f"| {'-s' if mode == 's' else 'multithreaded'} | {mbs(t[1]-t[0])} | {mbs(t[3]-t[2])} | {wr.split()[1]} MB/s "
+label = {'mt': 'jnr multithreaded', 's': 'jnr -s', 'jfuse-mt': 'jfuse multithreaded', 'jfuse-s': 'jfuse -s'}[mode]
+print(f"| {label} | {mbs(t[1]-t[0])} | {mbs(t[3]-t[2])} | {wr.split()[1]} MB/s "
       f"| {rd.split()[1]} MB/s | {t[5]-t[4]:.3f} s | {t[6]-t[5]:.3f} s |")
 PY
 done
