@@ -8,6 +8,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
 cd "$ROOT"
 SEQ_MB="${SEQ_MB:-512}"; SMALL="${SMALL:-2000}"; LS="${LS:-1000}"; MODES="${MODES:-mt s jfuse-mt jfuse-s}"
+# LATENCY_MS: latency the emulator adds to every request after seeding (its fault injection), to stand in for the
+# round trip to real OSS (loopback has almost none, which flatters the single-threaded loop)
+LATENCY_MS="${LATENCY_MS:-0}"
 W="$(mktemp -d /var/tmp/ossgw-fthreads.XXXX)"
 JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 JAR=jmh/target/benchmarks.jar
@@ -31,6 +34,10 @@ echo "fthreads:ak:sk-0123456789" > "$W/passwd"; chmod 600 "$W/passwd"
 now() { date +%s.%N; }
 echo "| mode | seq write ${SEQ_MB} MiB | seq read ${SEQ_MB} MiB | ${SMALL} x 128 KiB write, 64 threads | read back | ls -l ${LS} cold | warm |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
+if (( LATENCY_MS > 0 )); then
+  curl -sf -X POST "http://127.0.0.1:$PORT/-/faults?latencyMs=$LATENCY_MS" >/dev/null
+  echo "(every OSS request delayed by $LATENCY_MS ms)"
+fi
 for mode in $MODES; do
   mp="$W/mnt-$mode"; mkdir -p "$mp"
   flag=(); [[ $mode == s || $mode == *-s ]] && flag=(-s)
