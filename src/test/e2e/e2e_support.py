@@ -3,10 +3,13 @@ processes, and oss2 access to the emulator. Fixtures live in conftest.py."""
 import hashlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import oss2
@@ -178,3 +181,21 @@ def sha256_file(path, bufsize=1 << 20):
 
 def all_keys(bucket, prefix=""):
     return [o.key for o in oss2.ObjectIteratorV2(bucket, prefix=prefix)]
+
+
+def free_port():
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_get(url):
+    """(status, body) of a GET; error statuses are returned, not raised; (None, "") when nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+    except OSError:
+        return None, ""

@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from e2e_support import OSSGW, force_unmount, is_mounted, wait_until
-from test_serve_and_demo import free_port, http_get, stop
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, wait_until
+from test_serve_and_demo import stop
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
                                 reason="libnfs-utils is not installed (apt-get install libnfs-utils; .ci/run does)")

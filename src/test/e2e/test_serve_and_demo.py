@@ -4,31 +4,11 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
-import urllib.error
-import urllib.request
 
 import oss2
 
-from e2e_support import OSSGW, force_unmount, is_mounted, log, oss_bucket, wait_until
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_get(url):
-    """(status, body) of a GET; error statuses are returned, not raised."""
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-    except OSError:
-        return None, ""
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, oss_bucket, wait_until
 
 
 def start(args, log_path):

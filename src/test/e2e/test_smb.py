@@ -13,16 +13,13 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
-import urllib.error
-import urllib.request
 
 import oss2
 import pytest
 
-from e2e_support import OSSGW, force_unmount, is_mounted, log, sha256_file, wait_until
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, sha256_file, wait_until
 
 SMB_USER = "ossgw-e2e"
 SMB_PASSWORD = "e2e pass!7"
@@ -31,22 +28,6 @@ pytestmark = pytest.mark.skipif(
     (shutil.which("smbd") is None and not os.path.exists("/usr/sbin/smbd") or shutil.which("smbclient") is None)
     and not os.environ.get("CI"),
     reason="Samba is not installed (apt-get install samba smbclient)")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_get(url):
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-    except OSError:
-        return None, ""
 
 
 class Gateway:
