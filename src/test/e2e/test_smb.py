@@ -5,7 +5,7 @@ One gateway (config file) serves bucket B as share `data`, mounts B with FUSE an
 cache), so files written through the mount and through NFS (libnfs nfs-cp) are read back over SMB. The quick form (`serve BUCKET --smb --smb-user NAME:FILE`)
 gets a test of its own. Skipped only where Samba is not installed; CI installs it (.ci/run), so there it runs.
 
-Sizes: 1 MiB and 100 MB round trips (100 MB keeps the CI run short: about 2 s each way on the emulator).
+Sizes: 1 MiB and 300 MB round trips, as issue 4 asks (about 5 s each way on the emulator).
 """
 import hashlib
 import json
@@ -163,9 +163,9 @@ def test_ready_with_smbd_and_the_share(smb):
     assert "server min protocol = SMB2_02" in conf and "/var/lib/samba" not in conf
 
 
-def test_put_get_1mib_and_100mb_with_checksums_as_plain_objects(smb, tmp_path):
+def test_put_get_1mib_and_300mb_with_checksums_as_plain_objects(smb, tmp_path):
     ok(smbclient(smb.smb_port, "data", "mkdir up"))
-    for name, size in (("one.bin", 1 << 20), ("big.bin", 100 * 1000 * 1000)):
+    for name, size in (("one.bin", 1 << 20), ("big.bin", 300 * 1000 * 1000)):
         up = tmp_path / name
         random_file(up, size)
         t0 = time.time()
