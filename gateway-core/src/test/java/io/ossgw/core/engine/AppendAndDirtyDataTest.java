@@ -61,9 +61,7 @@ class AppendAndDirtyDataTest {
     long size = fs.getattr(path).size();
     FileHandle h = fs.open(path, OpenFlags.READ_WRITE, USER);
     try {
-      for (int off = 0; off < tail.length; off += 128 * 1024) {
-        fs.write(h, size + off, ByteBuffer.wrap(tail, off, Math.min(128 * 1024, tail.length - off)));
-      }
+      TestGateway.writeAt(fs, h, size, tail);
       fs.flush(h);
     } finally {
       fs.release(h);

@@ -101,9 +101,7 @@ class OssFileSystemTest {
     new Random(1).nextBytes(data);
     gw.resetCounters();
     FileHandle h = small.create("/big.bin", 0644, OpenFlags.READ_WRITE, false, USER);
-    for (int off = 0; off < data.length; off += 128 * 1024) {
-      small.write(h, off, ByteBuffer.wrap(data, off, Math.min(128 * 1024, data.length - off)));
-    }
+    TestGateway.writeAt(small, h, 0, data);
     // Parts go up on the upload pool while writing continues: wait (bounded) for the first one to complete, still
     // before flush/close, instead of asserting on a race.
     assertThat(awaitCount("UploadPart", 1)).as("parts uploaded while writing").isGreaterThanOrEqualTo(1);
@@ -123,9 +121,7 @@ class OssFileSystemTest {
     new Random(5).nextBytes(data);
     gw.resetCounters();
     FileHandle h = small.create("/stamped.bin", 0644, OpenFlags.READ_WRITE, false, USER);
-    for (int off = 0; off < data.length; off += 128 * 1024) {
-      small.write(h, off, ByteBuffer.wrap(data, off, Math.min(128 * 1024, data.length - off)));
-    }
+    TestGateway.writeAt(small, h, 0, data);
     Instant stamp = Instant.parse("2001-02-03T04:05:06Z");
     small.setattr("/stamped.bin", SetAttr.times(stamp, stamp), h, USER); // smbd's utimensat before close
     small.flush(h);

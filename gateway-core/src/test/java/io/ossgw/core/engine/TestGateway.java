@@ -88,15 +88,17 @@ final class TestGateway implements AutoCloseable {
     emu.counters().reset();
   }
 
+  /** Writes {@code data} at {@code start} in 128 KiB writes, the size of libfuse 2's requests. */
+  static void writeAt(VirtualFileSystem fs, FileHandle h, long start, byte[] data) {
+    for (int off = 0; off < data.length; off += 128 * 1024) {
+      fs.write(h, start + off, ByteBuffer.wrap(data, off, Math.min(128 * 1024, data.length - off)));
+    }
+  }
+
   static void writeFile(VirtualFileSystem fs, String path, byte[] data) {
     FileHandle h = fs.create(path, 0644, OpenFlags.READ_WRITE, false, USER);
     try {
-      int off = 0;
-      while (off < data.length) {
-        int n = Math.min(128 * 1024, data.length - off);
-        fs.write(h, off, ByteBuffer.wrap(data, off, n));
-        off += n;
-      }
+      writeAt(fs, h, 0, data);
       fs.flush(h);
     } finally {
       fs.release(h);
