@@ -9,6 +9,7 @@ import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.config.MountOptions;
 import io.ossgw.nfs.export.Cidr;
+import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Squash;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,9 +25,6 @@ import java.util.TreeMap;
  * asks for the same engine options. All problems are reported together in one {@link ConfigException}.
  */
 public final class ExportPlanner {
-  /** MNTPATHLEN of RFC 1813 section 5.0: the longest path a MOUNT client may send. */
-  static final int MNTPATHLEN = 1024;
-
   /**
    * One planned export.
    *
@@ -61,8 +59,8 @@ public final class ExportPlanner {
     Map<EngineKey, EngineConfig> engines = new HashMap<>();
     for (ServePlanner.Planned m : mounts) {
       EngineConfig ec = m.plan().engine();
-      engines.putIfAbsent(key(ec), ec);
-      engineOwner.putIfAbsent(key(ec), "ossgw.mounts." + m.name());
+      engines.putIfAbsent(EngineKey.of(ec), ec);
+      engineOwner.putIfAbsent(EngineKey.of(ec), "ossgw.mounts." + m.name());
     }
     Map<String, String> byPath = new HashMap<>();
     List<PlannedExport> out = new ArrayList<>();
@@ -72,7 +70,7 @@ public final class ExportPlanner {
       try {
         MountSource src = MountSource.of(x.bucket(), x.prefix().orElse(""));
         String path = x.path().map(String::strip).orElse(defaultPath(src));
-        checkPath(path);
+        Export.checkPath(path); // the NFS server's own rule, so planning and start-up agree
         for (String c : x.clients()) {
           Cidr.parse(c);
         }
@@ -88,13 +86,13 @@ public final class ExportPlanner {
           problems.add(at + ".path: " + path + " is also the path of ossgw.exports." + other);
           continue;
         }
-        EngineConfig sharing = engines.putIfAbsent(key(ec), ec);
+        EngineConfig sharing = engines.putIfAbsent(EngineKey.of(ec), ec);
         if (sharing != null && !sharing.equals(ec)) {
-          problems.add(at + ": shares bucket " + src + " (one engine) with " + engineOwner.get(key(ec))
+          problems.add(at + ": shares bucket " + src + " (one engine) with " + engineOwner.get(EngineKey.of(ec))
               + " but sets different engine options; make them equal");
           continue;
         }
-        engineOwner.putIfAbsent(key(ec), at);
+        engineOwner.putIfAbsent(EngineKey.of(ec), at);
         out.add(new PlannedExport(e.getKey(), path, ec, x));
       } catch (IllegalArgumentException ex) {
         problems.add(at + ": " + ex.getMessage());
@@ -112,26 +110,10 @@ public final class ExportPlanner {
         : "/" + src.bucket() + "/" + src.prefix().substring(0, src.prefix().length() - 1);
   }
 
-  private static void checkPath(String path) {
-    if (!path.startsWith("/") || path.length() > MNTPATHLEN) {
-      throw new IllegalArgumentException("path must be absolute and at most " + MNTPATHLEN + " bytes: '" + path + "'");
-    }
-    if (!path.equals("/")) {
-      for (String c : path.substring(1).split("/", -1)) {
-        if (c.isEmpty() || c.equals(".") || c.equals("..")) {
-          throw new IllegalArgumentException("malformed path '" + path + "' (empty, '.' or '..' component)");
-        }
-      }
-    }
-  }
-
   private static void checkId(String what, int id) {
     if (id < 0) {
       throw new IllegalArgumentException(what + " must be 0 or more, got " + id);
     }
   }
 
-  static EngineKey key(EngineConfig ec) {
-    return new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix());
-  }
 }

@@ -145,12 +145,12 @@ public class Gateway {
     Map<EngineKey, String> owners = new LinkedHashMap<>();
     for (ServePlanner.Planned p : planned) {
       EngineConfig ec = p.plan().engine();
-      known.putIfAbsent(ExportPlanner.key(ec), ec);
-      owners.putIfAbsent(ExportPlanner.key(ec), "ossgw.mounts." + p.name());
+      known.putIfAbsent(EngineKey.of(ec), ec);
+      owners.putIfAbsent(EngineKey.of(ec), "ossgw.mounts." + p.name());
     }
     for (ExportPlanner.PlannedExport x : exports) {
-      known.putIfAbsent(ExportPlanner.key(x.engine()), x.engine());
-      owners.putIfAbsent(ExportPlanner.key(x.engine()), "ossgw.exports." + x.name());
+      known.putIfAbsent(EngineKey.of(x.engine()), x.engine());
+      owners.putIfAbsent(EngineKey.of(x.engine()), "ossgw.exports." + x.name());
     }
     return SmbFrontEnd.plan(oss, smbConfig, sharesConfig, defaults, stateDir, emulatorEndpoint, System.getenv(),
         known, owners);
@@ -158,7 +158,7 @@ public class Gateway {
 
   /** The engine of an endpoint/bucket/prefix, started on first use and shared by every front end. */
   private Engine engineFor(EngineConfig ec) {
-    EngineKey key = new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix());
+    EngineKey key = EngineKey.of(ec);
     Engine engine = engines.get(key);
     if (engine == null) {
       engine = Engine.start(ec, metrics.observer(ec)); // OSS requests, retries, caches -> /q/metrics

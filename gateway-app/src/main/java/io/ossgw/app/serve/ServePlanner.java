@@ -74,7 +74,7 @@ public final class ServePlanner {
         }
         EngineConfig ec = plan.engine();
         Planned p = new Planned(name, plan);
-        Planned sharing = byEngine.putIfAbsent(new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix()), p);
+        Planned sharing = byEngine.putIfAbsent(EngineKey.of(ec), p);
         if (sharing != null && !sharing.plan().engine().equals(ec)) {
           problems.add(at + ": mounts ossgw.mounts." + sharing.name() + " and " + name + " share bucket "
               + src + " (one engine) but set different engine options; make them equal");

@@ -62,7 +62,7 @@ final class SmbFrontEnd {
             ProcessIds.uid(), ProcessIds.gid(), stateDir);
         FuseOptions fuse = FuseOptionsMapper.map(s.source().bucket(), opts, false, false, ec.statCacheExpire(),
             MountPlanner.DEFAULT_MOUNT_TIMEOUT);
-        EngineKey key = new EngineKey(ec.endpoint(), ec.bucket(), ec.prefix());
+        EngineKey key = EngineKey.of(ec);
         EngineConfig sharing = known.putIfAbsent(key, ec);
         if (sharing != null && !sharing.equals(ec)) {
           problems.add(at + ": shares bucket " + s.source() + " (one engine) with " + owner.get(key)

@@ -92,7 +92,7 @@ class ExportPlannerTest {
     assertThatThrownBy(() -> plan(p)).isInstanceOf(ConfigException.class)
         .hasMessageContaining("ossgw.exports.bad-bucket: invalid bucket name 'Not_A_Bucket'")
         .hasMessageContaining("ossgw.exports.bad-cidr:")
-        .hasMessageContaining("ossgw.exports.bad-path: path must be absolute")
+        .hasMessageContaining("ossgw.exports.bad-path: export path must be absolute (e.g. /bucket): relative/path")
         .hasMessageContaining("ossgw.exports.one.path: /bkt is also the path of ossgw.exports.dup")
         .hasMessageContaining("ossgw.exports.unknown-option: options: unknown option 'no_such_option'");
   }

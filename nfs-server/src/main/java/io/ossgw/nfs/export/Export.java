@@ -66,7 +66,14 @@ public record Export(String path, VirtualFileSystem fs, boolean readOnly, List<C
     return false;
   }
 
-  private static String checkPath(String p) {
+  /**
+   * Checks an export path: absolute, at most MNTPATHLEN (1024, RFC 1813 section 5.0) bytes, no empty, "." or ".."
+   * component.
+   *
+   * @return the path
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public static String checkPath(String p) {
     if (p == null || !p.startsWith("/") || p.length() > io.ossgw.nfs.xdr.Nfs3.MNTPATHLEN) {
       throw new IllegalArgumentException("export path must be absolute (e.g. /bucket): " + p);
     }
