@@ -4,11 +4,13 @@
 #   2. pytest src/test/python     the emulator's SDK cross-checks (oss2, alibabacloud-oss-v2)
 #   3. pytest src/test/e2e        black-box tests of the built ./ossgw launcher (real FUSE mounts; needs root,
 #                                 /dev/fuse, libfuse2 and fusermount)
-#   4. src/test/packaging/check.sh  Dockerfile (hadolint), Helm chart (lint, template, strict k8s.io/api decoding),
+#   4. pytest src/test/reliability  the reliability suite (faults, kill -9, RPC fuzz and floods, hostile names, load with
+#                                 an RSS check) in its short form; OSSGW_RELIABILITY=long runs the long form
+#   5. src/test/packaging/check.sh  Dockerfile (hadolint), Helm chart (lint, template, strict k8s.io/api decoding),
 #                                 docs values table, the container entrypoint serving NFS on the host
 # Exits non-zero if any step fails. Needs a JDK >= 25 and the venv (.venv, or OSSGW_VENV) with
 # src/test/python/requirements.txt and src/test/e2e/requirements.txt installed; .ci/run sets all of that up.
-# Options: OSSGW_TEST_STEPS="maven python e2e packaging" (the default) selects steps; extra arguments go to both pytest runs
+# Options: OSSGW_TEST_STEPS="maven python e2e reliability packaging" (the default) selects steps; extra arguments go to both pytest runs
 # (e.g. src/test/run.sh -k stdlib).
 set -uo pipefail
 
@@ -16,7 +18,7 @@ ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 cd "$ROOT"
 LOGS="$ROOT/target/test-logs"
 mkdir -p "$LOGS"
-STEPS="${OSSGW_TEST_STEPS:-maven python e2e packaging}"
+STEPS="${OSSGW_TEST_STEPS:-maven python e2e reliability packaging}"
 VENV="${OSSGW_VENV:-$ROOT/.venv}"
 
 java_major() {
@@ -76,7 +78,10 @@ fi
 if [[ " $STEPS " == *" e2e "* ]]; then
   run_pytest "pytest src/test/e2e (./ossgw mount, FUSE)" src/test/e2e pytest-e2e.xml "$@"
 fi
-# --- 4. packaging (tools from src/test/packaging/install-tools.sh, run by .ci/run); JUnit XML packaging-check.xml
+if [[ " $STEPS " == *" reliability "* ]]; then
+  run_pytest "pytest src/test/reliability (${OSSGW_RELIABILITY:-short})" src/test/reliability pytest-reliability.xml "$@"
+fi
+# --- 5. packaging (tools from src/test/packaging/install-tools.sh, run by .ci/run); JUnit XML packaging-check.xml
 if [[ " $STEPS " == *" packaging "* ]]; then
   t0=$SECONDS
   rm -f "$LOGS/packaging-check.xml"
