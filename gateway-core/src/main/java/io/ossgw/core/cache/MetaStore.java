@@ -1,5 +1,6 @@
 package io.ossgw.core.cache;
 
+import io.ossgw.core.meta.UploadRecord;
 import io.ossgw.core.store.ListedObject;
 import io.ossgw.core.store.ObjectInfo;
 import java.time.Instant;
@@ -24,6 +25,14 @@ public interface MetaStore extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * The record of this mount's unfinished multipart uploads, kept in the same store file (the file's lock makes it one
+   * process's record); {@link UploadRecord#NONE} when the store keeps nothing.
+   */
+  default UploadRecord uploads() {
+    return UploadRecord.NONE;
+  }
 
   /** How far Last-Modified may differ: our own writes are remembered with the local clock, not the server's. */
   long CLOCK_SLACK_SECONDS = 2;

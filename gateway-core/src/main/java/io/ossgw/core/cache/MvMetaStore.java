@@ -1,5 +1,6 @@
 package io.ossgw.core.cache;
 
+import io.ossgw.core.meta.UploadRecord;
 import io.ossgw.core.store.ListedObject;
 import io.ossgw.core.store.ObjectInfo;
 import java.io.ByteArrayInputStream;
@@ -27,10 +28,12 @@ public final class MvMetaStore implements MetaStore {
 
   private final MVStore store;
   private final MVMap<String, byte[]> map;
+  private final UploadRecord uploads;
 
   private MvMetaStore(MVStore store) {
     this.store = store;
     this.map = store.openMap("object-meta");
+    this.uploads = new MvUploadRecord(store);
   }
 
   /**
@@ -67,6 +70,19 @@ public final class MvMetaStore implements MetaStore {
   @Override
   public void forget(String key) {
     map.remove(key);
+  }
+
+  @Override
+  public UploadRecord uploads() {
+    return uploads;
+  }
+
+  /**
+   * Closes the file without writing what is not yet committed, as a crash would (tests: a "kill -9" inside one JVM,
+   * which must also release the file lock for the next engine).
+   */
+  public void closeImmediately() {
+    store.closeImmediately();
   }
 
   @Override

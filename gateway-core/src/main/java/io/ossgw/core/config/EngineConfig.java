@@ -52,6 +52,9 @@ import java.time.Duration;
  * @param noMixUpload never copy unchanged bytes with UploadPartCopy when uploading a file ({@code nomixupload})
  * @param memoryLimit the memory budget of read-ahead buffers in bytes ({@code memory_limit=}, MB), or -1 for the
  *     default (a quarter of the cgroup or host memory)
+ * @param incompleteMpuAbort at start-up, abort every multipart upload under the prefix initiated longer ago than this
+ *     ({@code incomplete_mpu_abort=}, ossfs's age form; {@link Duration#ZERO} for {@code all}), or null when off (the
+ *     default: only the uploads this mount's own earlier runs left are aborted)
  */
 public record EngineConfig(
     String endpoint,
@@ -95,7 +98,8 @@ public record EngineConfig(
     Path stateDir,
     DiskCacheSettings diskCache,
     boolean noMixUpload,
-    long memoryLimit) {
+    long memoryLimit,
+    Duration incompleteMpuAbort) {
 
   /** One MiB; ossfs's "MB" options are MiB. */
   public static final long MB = 1024L * 1024;
@@ -193,7 +197,13 @@ public record EngineConfig(
         o.get("state_dir").map(Path::of).orElse(stateDir),
         DiskCacheSettings.fromOptions(o),
         o.has("nomixupload"),
-        memoryLimit < 0 ? -1 : memoryLimit * MB);
+        memoryLimit < 0 ? -1 : memoryLimit * MB,
+        incompleteMpuAbort(o));
+  }
+
+  /** {@code incomplete_mpu_abort=all|AGE}: off when absent. */
+  private static Duration incompleteMpuAbort(MountOptions o) {
+    return o.get("incomplete_mpu_abort").map(io.ossgw.core.write.OrphanUploads::parseAge).orElse(null);
   }
 
   private static void require(boolean ok, String option, String what) {

@@ -57,6 +57,7 @@ public final class OptionCatalog {
     engine("tmpdir", "/tmp", "path", "directory of the local write spool");
     engine("max_dirty_data", "5120", "MB", "upload a file mid-write once this much of it is unsaved (min 50, -1 off)");
     flag("nomixupload", "never UploadPartCopy unchanged bytes: appends and partial overwrites re-upload the whole file; disables max_dirty_data");
+    engine("incomplete_mpu_abort", null, "age", "at start, also abort other writers' multipart uploads under the prefix older than the age (ossfs form 1Y2M3D4h5m6s, e.g. 24h; default off: only this mount's own leftovers)");
     flag("enable_content_md5", "send Content-MD5 with every PutObject and UploadPart");
     // --- persistent data cache (io.ossgw.core.diskcache)
     engine("use_cache", "", "path", "keep data read from OSS in DIR (one sparse file per object, ETag-checked, LRU, kept across restarts)");

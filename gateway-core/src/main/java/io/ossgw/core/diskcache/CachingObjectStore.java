@@ -7,6 +7,7 @@ import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.RangeRead;
+import io.ossgw.core.store.UploadListing;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import java.nio.ByteBuffer;
@@ -121,6 +122,11 @@ public final class CachingObjectStore implements ObjectStore {
   @Override
   public void abortMultipartUpload(String key, String uploadId) {
     delegate.abortMultipartUpload(key, uploadId);
+  }
+
+  @Override
+  public UploadListing listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker, int maxUploads) {
+    return delegate.listMultipartUploads(prefix, keyMarker, uploadIdMarker, maxUploads);
   }
 
   @Override

@@ -17,10 +17,13 @@ import io.ossgw.core.store.RetryingObjectStore;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.aliyun.AliyunObjectStore;
 import io.ossgw.core.vfs.VirtualFileSystem;
+import io.ossgw.core.write.OrphanUploads;
+import io.ossgw.core.write.RecordingObjectStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +42,7 @@ public final class Engine implements AutoCloseable {
   private final VirtualFileSystem fs;
   private final MemoryBudget budget;
   private DiskCache diskCache;
+  private MetaStore metaStore = MetaStore.NONE;
   private EngineObserver observer = EngineObserver.NONE;
   private final ConcurrentHashMap<String, FrontEndFileSystem> frontEnds = new ConcurrentHashMap<>();
 
@@ -94,13 +98,39 @@ public final class Engine implements AutoCloseable {
     MemoryBudget budget = new MemoryBudget(MemoryBudget.capacity(config.prefetchLimit(), config.memoryLimit()));
     BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
     DiskCache diskCache = openDiskCache(config, observer);
-    ObjectStore data = diskCache == null ? store : new CachingObjectStore(store, diskCache);
     MetaStore metaStore = config.stateDir() == null ? MetaStore.NONE : MvMetaStore.open(metaStoreFile(config));
+    ObjectStore data = new RecordingObjectStore(diskCache == null ? store : new CachingObjectStore(store, diskCache),
+        metaStore.uploads());
+    abortIncompleteUploads(config, data, metaStore);
     VirtualFileSystem fs = Observation.with(observer, () -> new OssFileSystem(config, data, pool, metaStore, ticker));
     Engine e = new Engine(config, store, fs, budget);
     e.diskCache = diskCache;
     e.observer = observer;
+    e.metaStore = metaStore;
     return e;
+  }
+
+  /**
+   * Aborts the multipart uploads an earlier run of this mount left (recorded in its metadata store, so only with a
+   * {@code state_dir} whose store this process holds), then, with {@code incomplete_mpu_abort=}, any upload under the
+   * prefix older than its age. SEMANTICS.md "Incomplete multipart uploads".
+   */
+  private static void abortIncompleteUploads(EngineConfig config, ObjectStore data, MetaStore metaStore) {
+    OrphanUploads.abortRecorded(data, metaStore.uploads());
+    if (config.incompleteMpuAbort() != null) {
+      OrphanUploads.abortOlderThan(data, config.prefix(), config.incompleteMpuAbort(), Instant.now());
+    }
+  }
+
+  /**
+   * Tests only: drops this engine as kill -9 would, releasing only what a dead process's kernel releases (the metadata
+   * store's file lock, without committing) and the HTTP connections; open files are neither flushed nor aborted.
+   */
+  void crash() {
+    if (metaStore instanceof MvMetaStore mv) {
+      mv.closeImmediately();
+    }
+    store.close();
   }
 
   /**

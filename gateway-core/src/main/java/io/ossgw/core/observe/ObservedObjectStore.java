@@ -8,6 +8,7 @@ import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.RangeRead;
 import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.UploadListing;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import java.nio.ByteBuffer;
@@ -111,6 +112,12 @@ public final class ObservedObjectStore implements ObjectStore {
       delegate.abortMultipartUpload(key, uploadId);
       return null;
     });
+  }
+
+  @Override
+  public UploadListing listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker, int maxUploads) {
+    return timed("ListMultipartUploads",
+        () -> delegate.listMultipartUploads(prefix, keyMarker, uploadIdMarker, maxUploads));
   }
 
   @Override

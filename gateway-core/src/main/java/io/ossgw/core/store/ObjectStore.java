@@ -98,6 +98,16 @@ public interface ObjectStore extends AutoCloseable {
   void abortMultipartUpload(String key, String uploadId);
 
   /**
+   * One page of ListMultipartUploads ({@code GET /bucket/?uploads}) of the uploads whose key starts with
+   * {@code prefix}; used by the start-up clean-up of {@code incomplete_mpu_abort=}.
+   *
+   * @param keyMarker {@code key-marker} (null for the first page)
+   * @param uploadIdMarker {@code upload-id-marker} (null for the first page)
+   * @param maxUploads at most this many (OSS caps it at 1000)
+   */
+  UploadListing listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker, int maxUploads);
+
+  /**
    * AppendObject at {@code position}. The first append (position 0) creates an Appendable object with {@code meta};
    * later appends ignore it.
    *

@@ -130,6 +130,12 @@ public final class RetryingObjectStore implements ObjectStore {
     });
   }
 
+  @Override
+  public UploadListing listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker, int maxUploads) {
+    return retry("ListMultipartUploads",
+        () -> delegate.listMultipartUploads(prefix, keyMarker, uploadIdMarker, maxUploads));
+  }
+
   /** Not retried: a lost reply to a successful append would make the retry fail with PositionNotEqualToLength. */
   @Override
   public AppendResult appendObject(String key, long position, ContentSource body, WriteMeta meta) {

@@ -12,8 +12,11 @@ import com.aliyun.oss.model.DeleteObjectsRequest;
 import com.aliyun.oss.model.DeleteObjectsResult;
 import com.aliyun.oss.model.GetObjectRequest;
 import com.aliyun.oss.model.InitiateMultipartUploadRequest;
+import com.aliyun.oss.model.ListMultipartUploadsRequest;
 import com.aliyun.oss.model.ListObjectsV2Request;
 import com.aliyun.oss.model.ListObjectsV2Result;
+import com.aliyun.oss.model.MultipartUpload;
+import com.aliyun.oss.model.MultipartUploadListing;
 import com.aliyun.oss.model.OSSObject;
 import com.aliyun.oss.model.OSSObjectSummary;
 import com.aliyun.oss.model.ObjectMetadata;
@@ -32,6 +35,7 @@ import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.RangeRead;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.UploadListing;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import java.io.IOException;
@@ -306,6 +310,26 @@ public final class AliyunObjectStore implements ObjectStore {
       if (se.kind() != StoreErrorKind.NO_SUCH_UPLOAD) {
         throw se;
       }
+    }
+  }
+
+  @Override
+  public UploadListing listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker, int maxUploads) {
+    try {
+      ListMultipartUploadsRequest req = new ListMultipartUploadsRequest(bucket);
+      req.setPrefix(prefix);
+      req.setKeyMarker(keyMarker);
+      req.setUploadIdMarker(uploadIdMarker);
+      req.setMaxUploads(maxUploads);
+      MultipartUploadListing l = client.listMultipartUploads(req);
+      List<UploadListing.Upload> out = new ArrayList<>();
+      for (MultipartUpload u : l.getMultipartUploads()) {
+        out.add(new UploadListing.Upload(u.getKey(), u.getUploadId(),
+            u.getInitiated() == null ? null : u.getInitiated().toInstant()));
+      }
+      return new UploadListing(out, l.getNextKeyMarker(), l.getNextUploadIdMarker(), l.isTruncated());
+    } catch (RuntimeException e) {
+      throw OssErrors.map(e, "ListMultipartUploads " + prefix);
     }
   }
 
