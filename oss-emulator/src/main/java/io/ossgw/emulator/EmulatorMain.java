@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Command line: {@code EmulatorMain [--port 9000] [--bind 127.0.0.1] [--data DIR] [--bucket NAME]...
- * [--access-key AK --secret-key SK] [--virtual-host-base HOST] [--port-file FILE]}. Serves until SIGTERM or
+ * [--access-key AK --secret-key SK] [--virtual-host-base HOST] [--port-file FILE] [--memory-limit BYTES]}. Serves until SIGTERM or
  * SIGINT. Exit code 2 on bad arguments.
  */
 public final class EmulatorMain {
@@ -32,6 +32,8 @@ public final class EmulatorMain {
               --secret-key SK           its secret; without a key pair, authentication is OFF
               --virtual-host-base HOST  also accept virtual-hosted requests (Host: bucket.HOST)
               --port-file FILE          write the bound port to FILE once listening
+              --memory-limit BYTES      in-memory store only: refuse uploads (507 InsufficientStorage) that
+                                        would hold more than BYTES of content (suffix K, M, G allowed)
               --help                    show this help
             Admin endpoints (loopback only): GET /-/health, GET /-/counters, POST /-/counters/reset,
               GET|POST|DELETE /-/faults""";
@@ -47,7 +49,7 @@ public final class EmulatorMain {
 
     /** Parsed options. */
     record Options(int port, String bind, Path data, List<String> buckets, String accessKey, String secretKey,
-                   String virtualHostBase, Path portFile, boolean help) {
+                   String virtualHostBase, Path portFile, boolean help, long memoryLimit) {
     }
 
     static Options parse(String[] args) throws UsageException {
@@ -59,10 +61,11 @@ public final class EmulatorMain {
         String sk = null;
         String vhost = null;
         Path portFile = null;
+        long memoryLimit = -1;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
-                return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, true);
+                return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, true, memoryLimit);
             }
             String value;
             int eq = a.indexOf('=');
@@ -93,6 +96,7 @@ public final class EmulatorMain {
                 case "--secret-key" -> sk = value;
                 case "--virtual-host-base" -> vhost = value;
                 case "--port-file" -> portFile = Path.of(value);
+                case "--memory-limit" -> memoryLimit = bytes(value);
                 default -> throw new UsageException("unknown option " + name);
             }
         }
@@ -104,7 +108,25 @@ public final class EmulatorMain {
                 throw new UsageException("invalid bucket name '" + b + "' (3-63 of a-z, 0-9, '-')");
             }
         }
-        return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, false);
+        if (memoryLimit > 0 && data != null) {
+            throw new UsageException("--memory-limit applies to the in-memory store, not to --data");
+        }
+        return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, false, memoryLimit);
+    }
+
+    /** {@code 123}, {@code 64K}, {@code 512M}, {@code 2G} (binary units) as bytes. */
+    private static long bytes(String v) throws UsageException {
+        String t = v.strip().toUpperCase(java.util.Locale.ROOT);
+        int shift = t.endsWith("K") ? 10 : t.endsWith("M") ? 20 : t.endsWith("G") ? 30 : 0;
+        try {
+            long n = Long.parseLong(shift == 0 ? t : t.substring(0, t.length() - 1));
+            if (n <= 0) {
+                throw new NumberFormatException();
+            }
+            return n << shift;
+        } catch (NumberFormatException e) {
+            throw new UsageException("--memory-limit needs a positive size in bytes (K, M, G allowed), got '" + v + "'");
+        }
     }
 
     /** Runs the emulator until the process is signalled. */
@@ -129,7 +151,7 @@ public final class EmulatorMain {
             return 0;
         }
         OssEmulator.Builder b = OssEmulator.builder().bind(o.bind()).port(o.port()).dataDir(o.data())
-                .virtualHostBase(o.virtualHostBase());
+                .virtualHostBase(o.virtualHostBase()).memoryLimit(o.memoryLimit());
         o.buckets().forEach(b::bucket);
         if (o.accessKey() != null) {
             b.credentials(o.accessKey(), o.secretKey()).authEnabled(true);

@@ -43,6 +43,9 @@ public final class FaultInjector {
     }
 
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    /** Faults injected since start (not reset by {@link #clear()}): what a reliability run reports. */
+    private final java.util.concurrent.atomic.AtomicLong injectedErrors = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong injectedResets = new java.util.concurrent.atomic.AtomicLong();
     private volatile ResetRule reset;
     private volatile long latencyMillis;
 
@@ -119,6 +122,7 @@ public final class FaultInjector {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         ResetRule r = reset;
         if (r != null && (r.ops().isEmpty() || r.ops().contains(operation)) && rnd.nextDouble() < r.rate()) {
+            injectedResets.incrementAndGet();
             return new Reset();
         }
         for (Rule rule : rules) {
@@ -127,12 +131,14 @@ public final class FaultInjector {
             }
             if (rule.remaining() != null) {
                 if (rule.remaining().getAndUpdate(x -> x > 0 ? x - 1 : 0) > 0) {
+                    injectedErrors.incrementAndGet();
                     return new Fail(rule.status(), rule.code());
                 }
                 rules.remove(rule);
                 continue;
             }
             if (rnd.nextDouble() < rule.rate()) {
+                injectedErrors.incrementAndGet();
                 return new Fail(rule.status(), rule.code());
             }
         }
@@ -149,6 +155,7 @@ public final class FaultInjector {
         }
         ResetRule rr = reset;
         return "{\"latencyMs\":" + latencyMillis + ",\"resetRate\":" + (rr == null ? 0 : rr.rate())
-                + ",\"errors\":[" + String.join(",", items) + "]}";
+                + ",\"errors\":[" + String.join(",", items) + "],\"injectedErrors\":" + injectedErrors.get()
+                + ",\"injectedResets\":" + injectedResets.get() + "}";
     }
 }

@@ -55,7 +55,7 @@ public final class OssEmulator implements AutoCloseable {
             return this;
         }
         try {
-            Backend backend = config.dataDir == null ? new MemoryBackend() : new DirectoryBackend(config.dataDir);
+            Backend backend = config.dataDir == null ? new MemoryBackend(config.memoryLimit) : new DirectoryBackend(config.dataDir);
             store = new ObjectStore(backend);
             for (String b : config.buckets) {
                 store.createBucket(b);
@@ -137,6 +137,7 @@ public final class OssEmulator implements AutoCloseable {
         private final Map<String, String> credentials = new LinkedHashMap<>();
         private boolean authEnabled = true;
         private String virtualHostBase;
+        private long memoryLimit = -1;
 
         private Builder() {
         }
@@ -183,6 +184,15 @@ public final class OssEmulator implements AutoCloseable {
         /** Base host for virtual-hosted requests: {@code Host: bucket.<base>[:port]}. */
         public Builder virtualHostBase(String base) {
             this.virtualHostBase = base;
+            return this;
+        }
+
+        /**
+         * With the in-memory store: most content bytes held at once; an upload that would exceed it is refused with
+         * 507 InsufficientStorage. -1 (the default) for no limit.
+         */
+        public Builder memoryLimit(long bytes) {
+            this.memoryLimit = bytes;
             return this;
         }
 

@@ -143,6 +143,9 @@ class CountersAndFaultsTest {
             assertThat(r.status()).isEqualTo(500);
             assertThat(r.text()).contains("<Code>InternalError</Code>");
             assertThat(http.send("DELETE /-/faults HTTP/1.1\r\nHost: x", null, false).status()).isEqualTo(200);
+            // what a reliability run reports: faults injected since start, kept across DELETE
+            assertThat(http.send("GET /-/faults HTTP/1.1\r\nHost: x", null, false).text())
+                    .contains("\"injectedErrors\":2").contains("\"injectedResets\":0");
             assertThat(http.send("GET /-/health HTTP/1.1\r\nHost: x", null, false).text()).contains("ok");
         }
         assertThat(oss.getObjectMetadata("cfb", "k").getContentLength()).isEqualTo(1);

@@ -61,18 +61,65 @@ public final class MiniHttpServer implements Closeable {
         acceptor = Thread.ofPlatform().daemon().name("oss-emulator-accept-" + port()).start(this::acceptLoop);
     }
 
+    /**
+     * Accepts until {@link #close()}. Nothing thrown here may end the loop, or the process would live on accepting
+     * nothing (issue 9 item 13: an OutOfMemoryError did that): an I/O error is logged, and an {@link Error} (no memory
+     * or threads for the new connection) refuses that one connection with a 503 and goes on. Should the loop end
+     * anyway, {@link #acceptorDied} ends the process with a clear message.
+     */
     private void acceptLoop() {
-        while (!closed) {
-            try {
-                Socket s = server.accept();
-                open.add(s);
-                workers.execute(() -> serve(s));
-            } catch (IOException e) {
-                if (!closed) {
-                    LOG.log(Level.WARNING, "accept failed", e);
+        try {
+            while (!closed) {
+                Socket s = null;
+                try {
+                    s = server.accept();
+                    open.add(s);
+                    Socket conn = s;
+                    workers.execute(() -> serve(conn));
+                } catch (IOException e) {
+                    if (!closed) {
+                        LOG.log(Level.WARNING, "accept failed", e);
+                    }
+                } catch (Throwable t) {
+                    refuse(s, t);
                 }
             }
+        } catch (Throwable t) {
+            acceptorDied(t);
+            return;
         }
+        if (!closed) {
+            acceptorDied(null);
+        }
+    }
+
+    /** Answers 503 on a connection that could not be served and closes it; best effort, never throws. */
+    private void refuse(Socket s, Throwable cause) {
+        try {
+            LOG.log(Level.SEVERE, "cannot serve a new connection: " + cause + "; refused with 503");
+        } catch (Throwable ignored) {
+            // logging needs memory too
+        }
+        if (s == null) {
+            return;
+        }
+        open.remove(s);
+        try (s) {
+            s.getOutputStream().write(UNAVAILABLE);
+        } catch (Throwable ignored) {
+            // the client sees a closed connection instead
+        }
+    }
+
+    private static final byte[] UNAVAILABLE = ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+            + "Content-Length: 25\r\nConnection: close\r\n\r\nemulator out of resources").getBytes(StandardCharsets.US_ASCII);
+
+    /** The accept loop ended while the server is open: a process that accepts nothing must not live on. */
+    private void acceptorDied(Throwable t) {
+        System.err.println("FATAL: oss-emulator accept loop on port " + port() + " ended"
+                + (t == null ? "" : " by " + t) + "; exiting (status 70)");
+        System.err.flush();
+        Runtime.getRuntime().halt(70);
     }
 
     private void serve(Socket socket) {
@@ -126,6 +173,14 @@ public final class MiniHttpServer implements Closeable {
             if (!ex.responded()) {
                 ex.header("Content-Type", "text/plain");
                 ex.send(500, ("internal error: " + e).getBytes(StandardCharsets.UTF_8));
+            }
+            return false;
+        } catch (Error e) {
+            // e.g. OutOfMemoryError while storing a body: refuse this request, keep serving the others
+            LOG.log(Level.SEVERE, "handler error for " + req.method() + " " + req.target() + ": " + e);
+            if (!ex.responded()) {
+                ex.header("Content-Type", "text/plain");
+                ex.send(503, ("emulator out of resources: " + e).getBytes(StandardCharsets.UTF_8));
             }
             return false;
         }

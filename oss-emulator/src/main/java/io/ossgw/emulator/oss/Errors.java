@@ -123,6 +123,17 @@ public final class Errors {
         return new OssException(501, "NotImplemented", "The emulator does not implement " + what, null);
     }
 
+    /**
+     * The emulator's memory store is full ({@code --memory-limit}). OSS has no documented quota error for a bucket
+     * (reference/oss-api.md §2.3), so this is the emulator's own: HTTP 507 Insufficient Storage, code
+     * {@code InsufficientStorage}; clients see a 5xx and may retry after objects are deleted.
+     */
+    public static OssException insufficientStorage(long wanted, long used, long limit) {
+        return new OssException(507, "InsufficientStorage", "The emulator's memory store is full: " + wanted
+                + " more bytes would exceed --memory-limit " + limit + " (" + used + " in use).", null)
+                .with("MemoryLimit", Long.toString(limit));
+    }
+
     public static OssException internal(String message) {
         return new OssException(500, "InternalError", message, null);
     }

@@ -5,22 +5,42 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Keeps everything in the heap; nothing survives {@link #close()}. Copies and completes share chunks.
+ * Keeps everything in memory (content off the Java heap, see {@link MemoryBlob}); nothing survives {@link #close()}.
+ * Copies and completes share chunks. With a limit, uploads that would hold more than that many bytes at once are
+ * refused with 507 InsufficientStorage ({@code --memory-limit}) instead of exhausting the process's memory.
  */
 public final class MemoryBackend implements Backend {
+    private final MemoryQuota quota;
+
+    /** A backend without a limit. */
+    public MemoryBackend() {
+        this(-1);
+    }
+
+    /** @param limitBytes most content bytes held at once, or -1 (or 0) for no limit */
+    public MemoryBackend(long limitBytes) {
+        this.quota = new MemoryQuota(limitBytes > 0 ? limitBytes : MemoryQuota.UNLIMITED);
+    }
+
+    /** Content bytes held now (chunks no object refers to any more count until the garbage collector frees them). */
+    public long usedBytes() {
+        return quota.used();
+    }
+
     @Override
     public String describe() {
-        return "memory";
+        return quota.limit() == MemoryQuota.UNLIMITED ? "memory" : "memory (limit " + quota.limit() + " bytes)";
     }
 
     @Override
     public BlobWriter create(long sizeHint) {
-        return new MemoryBlob.Writer(List.of(), sizeHint);
+        quota.admit(sizeHint);
+        return new MemoryBlob.Writer(List.of(), sizeHint, quota);
     }
 
     @Override
     public BlobWriter append(Blob base) {
-        return new MemoryBlob.Writer(((MemoryBlob) base).chunks(), -1);
+        return new MemoryBlob.Writer(((MemoryBlob) base).chunks(), -1, quota);
     }
 
     @Override
@@ -30,7 +50,7 @@ public final class MemoryBackend implements Backend {
 
     @Override
     public Blob concat(List<Blob> parts) {
-        List<byte[]> all = new ArrayList<>();
+        List<MemoryBlob.Chunk> all = new ArrayList<>();
         for (Blob b : parts) {
             all.addAll(((MemoryBlob) b).chunks());
         }

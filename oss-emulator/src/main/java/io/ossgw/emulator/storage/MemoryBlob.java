@@ -3,30 +3,59 @@ package io.ossgw.emulator.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Content held as a list of immutable byte-array chunks (up to 4 MiB each), so objects can exceed 2 GB and appends or
- * multipart completes can share existing chunks instead of copying them.
+ * Content held as a list of immutable off-heap chunks (up to 4 MiB each), so objects can exceed 2 GB, appends and
+ * multipart completes share existing chunks instead of copying them, and stored data costs about its size: each chunk
+ * is exactly as long as its bytes, outside the Java heap (on the heap, G1 stored every 4 MiB array in humongous regions
+ * of 1.5-2x its size, issue 9 item 13). A chunk's memory is freed by the garbage collector once no blob refers to it
+ * ({@link Arena#ofAuto()}), and counted against the backend's {@link MemoryQuota} until then.
  */
 final class MemoryBlob implements Blob {
     static final MemoryBlob EMPTY = new MemoryBlob(List.of());
+    private static final int COPY = 64 * 1024;
 
-    private final byte[][] chunks;
+    private final Chunk[] chunks;
     /** starts[i] = offset of chunks[i]; starts[n] = size. */
     private final long[] starts;
 
-    MemoryBlob(List<byte[]> chunkList) {
-        this.chunks = chunkList.toArray(new byte[0][]);
-        this.starts = new long[chunks.length + 1];
-        for (int i = 0; i < chunks.length; i++) {
-            starts[i + 1] = starts[i] + chunks[i].length;
+    /** One stored run of bytes; its memory lives as long as this object is reachable. */
+    static final class Chunk {
+        final MemorySegment bytes;
+
+        private Chunk(MemorySegment bytes) {
+            this.bytes = bytes;
+        }
+
+        /** Copies {@code [off, off+len)} of {@code b} into a new chunk reserved in {@code quota}. */
+        static Chunk of(byte[] b, int off, int len, MemoryQuota quota) {
+            MemorySegment seg = Arena.ofAuto().allocate(len, 1);
+            MemorySegment.copy(b, off, seg, ValueLayout.JAVA_BYTE, 0, len);
+            Chunk c = new Chunk(seg);
+            quota.reserve(c, len);
+            return c;
+        }
+
+        long length() {
+            return bytes.byteSize();
         }
     }
 
-    List<byte[]> chunks() {
+    MemoryBlob(List<Chunk> chunkList) {
+        this.chunks = chunkList.toArray(new Chunk[0]);
+        this.starts = new long[chunks.length + 1];
+        for (int i = 0; i < chunks.length; i++) {
+            starts[i + 1] = starts[i] + chunks[i].length();
+        }
+    }
+
+    List<Chunk> chunks() {
         return Arrays.asList(chunks);
     }
 
@@ -42,17 +71,12 @@ final class MemoryBlob implements Blob {
 
     @Override
     public void writeTo(OutputStream out, long offset, long length) throws IOException {
-        long pos = offset;
-        long end = offset + length;
-        int i = chunkIndex(pos);
-        while (pos < end && i < chunks.length) {
-            int within = (int) (pos - starts[i]);
-            int n = (int) Math.min(chunks[i].length - within, end - pos);
-            if (n > 0) {
-                out.write(chunks[i], within, n);
-                pos += n;
+        byte[] buf = new byte[(int) Math.min(COPY, Math.max(1, length))];
+        try (InputStream in = open(offset, length)) {
+            int n;
+            while ((n = in.read(buf, 0, buf.length)) > 0) {
+                out.write(buf, 0, n);
             }
-            i++;
         }
     }
 
@@ -60,7 +84,7 @@ final class MemoryBlob implements Blob {
     public InputStream open(long offset, long length) {
         return new InputStream() {
             private long pos = offset;
-            private final long end = offset + length;
+            private final long end = Math.min(offset + length, size());
 
             @Override
             public int read() {
@@ -73,31 +97,38 @@ final class MemoryBlob implements Blob {
                 if (pos >= end) {
                     return -1;
                 }
+                if (len == 0) {
+                    return 0;
+                }
                 int i = chunkIndex(pos);
                 while (i < chunks.length && starts[i + 1] <= pos) {
                     i++; // skip empty chunks
                 }
-                int within = (int) (pos - starts[i]);
-                int n = (int) Math.min(Math.min(len, chunks[i].length - within), end - pos);
-                System.arraycopy(chunks[i], within, b, off, n);
+                long within = pos - starts[i];
+                int n = (int) Math.min(Math.min(len, chunks[i].length() - within), end - pos);
+                MemorySegment.copy(chunks[i].bytes, ValueLayout.JAVA_BYTE, within, b, off, n);
                 pos += n;
                 return n;
             }
         };
     }
 
-    /** Writer into new chunks, optionally after the chunks of an existing blob (append). */
+    /**
+     * Writer into new chunks, optionally after the chunks of an existing blob (append). Bytes gather in a heap buffer
+     * of up to 4 MiB that becomes an exact-size off-heap chunk when full or at {@link #finish()}.
+     */
     static final class Writer implements BlobWriter {
-        // 4 MiB: large enough to be a G1 humongous object, so big bodies are not copied by young collections.
         private static final int MAX_CHUNK = 4 << 20;
-        private final List<byte[]> done;
+        private final List<Chunk> done;
+        private final MemoryQuota quota;
         private byte[] current;
         private int used;
 
-        Writer(List<byte[]> base, long sizeHint) {
+        Writer(List<Chunk> base, long sizeHint, MemoryQuota quota) {
             this.done = new ArrayList<>(base);
+            this.quota = quota;
             // Start small unless the client announced a size; the hint is capped, never trusted blindly.
-            int first = sizeHint > 0 ? (int) Math.min(1 << 20, sizeHint) : 8192;
+            int first = sizeHint > 0 ? (int) Math.min(MAX_CHUNK, sizeHint) : 8192;
             this.current = new byte[Math.max(first, 1)];
         }
 
@@ -105,9 +136,10 @@ final class MemoryBlob implements Blob {
         public void write(byte[] b, int off, int len) {
             while (len > 0) {
                 if (used == current.length) {
-                    done.add(current);
-                    current = new byte[Math.min(MAX_CHUNK, Math.max(8192, current.length * 2))];
-                    used = 0;
+                    store();
+                    if (current.length < MAX_CHUNK) {
+                        current = new byte[Math.min(MAX_CHUNK, Math.max(8192, current.length * 2))];
+                    }
                 }
                 int n = Math.min(len, current.length - used);
                 System.arraycopy(b, off, current, used, n);
@@ -117,11 +149,16 @@ final class MemoryBlob implements Blob {
             }
         }
 
+        private void store() {
+            if (used > 0) {
+                done.add(Chunk.of(current, 0, used, quota));
+                used = 0;
+            }
+        }
+
         @Override
         public Blob finish() {
-            if (used > 0) {
-                done.add(used == current.length ? current : Arrays.copyOf(current, used));
-            }
+            store();
             current = null;
             return new MemoryBlob(done);
         }
@@ -129,6 +166,7 @@ final class MemoryBlob implements Blob {
         @Override
         public void abort() {
             current = null;
+            done.clear(); // the chunks stored so far become unreachable and are released
         }
     }
 }
