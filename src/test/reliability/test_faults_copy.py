@@ -6,7 +6,7 @@ stat'ed and read back: stat may fail with EIO but never with ENOENT for a file t
 matches. With the faults cleared, every object is checked again through oss2. The figures (files, bytes, faults the
 emulator injected, errors surfaced) are printed as one `RELIABILITY faults_copy:` line for docs/reliability.md.
 
-Short form (CI): 60 files, 0 B..8 MiB. Long form (OSSGW_RELIABILITY=long): 3,000 files, over 1 GB.
+Short form (CI): 60 files, 0 B..8 MiB. Long form (OSSGW_RELIABILITY=long): 3,000 files, about 1.6 GB.
 """
 import errno
 import hashlib
@@ -47,17 +47,21 @@ def start_faults(emu):
 
 
 def sizes(rnd, n):
-    """Mixed sizes: a third tiny (0..4 KiB, empty files included), a third up to 1 MiB, a third up to 8 MiB; the long
-    form's average (~0.35 MiB x 3,000 + tails) is raised by one 8 MiB file in ten to pass 1 GB."""
+    """Mixed sizes: a third tiny (0..4 KiB, empty files included), a third medium, a third large with some exactly
+    8 MiB. Short form: medium up to 1 MiB, large up to 8 MiB (~100 MB for 60 files). Long form: medium up to 256 KiB,
+    large up to 2 MiB, so 3,000 files come to about 1.6 GB."""
+    medium = scale(MIB, MIB // 4)
+    large = scale(8 * MIB, 2 * MIB)
+    every8 = scale(10, 100)
     out = []
     for i in range(n):
         kind = i % 3
         if kind == 0:
             out.append(0 if i % 12 == 0 else rnd.randint(1, 4096))
         elif kind == 1:
-            out.append(rnd.randint(4097, MIB))
+            out.append(rnd.randint(4097, medium))
         else:
-            out.append(8 * MIB if i % 10 == 2 else rnd.randint(MIB + 1, 8 * MIB))
+            out.append(8 * MIB if i % every8 == 2 else rnd.randint(MIB + 1, large))
     return out
 
 
