@@ -32,7 +32,7 @@ public final class MiniHttpServer implements Closeable {
 
     private final ServerSocket server;
     private final HttpHandler handler;
-    private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService workers;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private Thread acceptor;
@@ -44,6 +44,12 @@ public final class MiniHttpServer implements Closeable {
      * @param port TCP port, 0 for an ephemeral one
      */
     public MiniHttpServer(InetAddress bind, int port, HttpHandler handler) throws IOException {
+        this(bind, port, handler, Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    /** As above, running connections on {@code workers} (tests make it fail as an exhausted JVM would). */
+    MiniHttpServer(InetAddress bind, int port, HttpHandler handler, ExecutorService workers) throws IOException {
+        this.workers = workers;
         this.handler = handler;
         this.server = new ServerSocket();
         server.setReuseAddress(true);
