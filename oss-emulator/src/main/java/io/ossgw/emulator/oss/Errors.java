@@ -126,7 +126,7 @@ public final class Errors {
     /**
      * The emulator's memory store is full ({@code --memory-limit}). OSS has no documented quota error for a bucket
      * (reference/oss-api.md §2.3), so this is the emulator's own: HTTP 507 Insufficient Storage, code
-     * {@code InsufficientStorage}; clients see a 5xx and may retry after objects are deleted.
+     * {@code InsufficientStorage} (ossgw maps the unknown code to a non-retried error: EIO).
      */
     public static OssException insufficientStorage(long wanted, long used, long limit) {
         return new OssException(507, "InsufficientStorage", "The emulator's memory store is full: " + wanted
