@@ -107,6 +107,15 @@ class Bench:
             if best is None or v["mbps"] > best["mbps"]:
                 self.results["ceiling"][k] = v
 
+    def curl_ceiling(self):
+        """One more curl sample (curl-put, curl-get: the non-SDK ceiling of issue 14), kept like the SDK's samples."""
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") else self.work
+        for k, v in b.curl_ceiling(self.emu.endpoint, BUCKET, AK, SK, self.seq, shm).items():
+            self.results.setdefault("ceiling_samples", {}).setdefault(k, []).append(v)
+            best = self.results["ceiling"].get(k)
+            if best is None or v["mbps"] > best["mbps"]:
+                self.results["ceiling"][k] = v
+
     def seed(self, prefix, count, nbytes, threads=32):
         log(f"seeding {count} x {nbytes} B under {prefix}")
         self.tool("SeedObjects", self.emu.endpoint, BUCKET, AK, SK, f"prefix={prefix}", f"count={count}",
@@ -138,15 +147,31 @@ class Bench:
         log(f"{name}: {ctx}")
         return value, ctx
 
-    def row(self, name, nbytes, seconds, ctx, ceiling_key, target=None, note=""):
+    def row(self, name, nbytes, seconds, ctx, ceiling_key, target=None, note="", files=None, native=None):
+        """One transfer row. Beside MB/s and the ratio to the SDK ceiling: CPU seconds of the gateway per GiB moved,
+        per 1,000 OSS requests and (for file workloads) per 1,000 files, and the same per GiB for the SDK ceiling and
+        the non-SDK ceiling `native` (curl), which stay steady when MB/s does not (issue 14)."""
         ceil = self.results["ceiling"].get(ceiling_key)
         mbps = nbytes / 1e6 / seconds
         ratio = mbps / ceil["mbps"] if ceil else None
+        gib = nbytes / 2**30
+        requests = sum(v for k, v in ctx.get("oss", {}).items() if not k.startswith("Bytes"))
+        cpu = ctx.get("cpu_gateway_s")
+        per = lambda c, n: round(c / n, 3) if c is not None and n else None  # noqa: E731
+        nat = self.results["ceiling"].get(native) if native else None
         self.results["rows"].append({"name": name, "mbps": round(mbps, 1), "seconds": round(seconds, 3),
                                      "ceiling": ceiling_key if ceil else None,
                                      "ceiling_mbps": ceil["mbps"] if ceil else None,
                                      "ratio": round(ratio, 3) if ratio else None, "target": target,
-                                     "met": (ratio >= target) if (ratio and target) else None, "note": note, **ctx})
+                                     "met": (ratio >= target) if (ratio and target) else None, "note": note,
+                                     "oss_requests": requests, "cpu_per_gib": per(cpu, gib),
+                                     "cpu_per_1k_requests": per(cpu, requests / 1000),
+                                     "cpu_per_1k_files": per(cpu, files / 1000) if files else None,
+                                     "ceiling_cpu_per_gib": per(ceil.get("cpu_tool_s") if ceil else None, gib),
+                                     "native": native if nat else None,
+                                     "native_mbps": nat["mbps"] if nat else None,
+                                     "native_cpu_per_gib": per(nat["cpu_tool_s"] if nat else None, self.seq / 2**30),
+                                     **ctx})
 
     def fio(self, args):
         t0 = time.monotonic()
@@ -164,12 +189,15 @@ class Bench:
         common = [f"--filename={f}", f"--size={self.seq}"]
         sdk_args = (f"size={self.seq}", "part=10m", "chunk=4m", "parallel=5", f"rnd={self.rnd_time}", "block=16k")
         self.ceiling(*sdk_args)
+        self.curl_ceiling()
         (wall, j), ctx = self.measure("fio seq write 1 MiB, 1 job, direct=1", lambda: self.fio(
             ["--name=seqwr", "--rw=write", "--direct=1", "--fallocate=none", "--end_fsync=1", *common]), True)
         fio_bw = j["jobs"][0]["write"]["bw_bytes"] / 1e6
         self.ceiling(*sdk_args)
+        self.curl_ceiling()
         self.row("fio seq write 1 MiB, 1 job, direct=1", self.seq, wall, ctx, "put", 0.85,
-                 f"fio's own figure (excl. open/close): {fio_bw:.1f} MB/s; wall includes end_fsync and close")
+                 f"fio's own figure (excl. open/close): {fio_bw:.1f} MB/s; wall includes end_fsync and close",
+                 native="curl-put")
         for jobs in (1, 4):
             b.drop_caches()
             part = self.seq // jobs
@@ -178,7 +206,7 @@ class Bench:
             (wall, j), ctx = self.measure(f"fio seq read 1 MiB, {jobs} job(s), cold cache",
                                           lambda: self.fio(args), jobs == 1)
             self.row(f"fio seq read 1 MiB, {jobs} job(s), cold cache", part * jobs, wall, ctx, "get", 0.85,
-                     f"fio's own figure: {j['jobs'][0]['read']['bw_bytes'] / 1e6:.1f} MB/s")
+                     f"fio's own figure: {j['jobs'][0]['read']['bw_bytes'] / 1e6:.1f} MB/s", native="curl-get")
         os.unlink(f)
 
     # --- 3: many small files ----------------------------------------------------------------------------------------
@@ -198,9 +226,10 @@ class Bench:
         self.ceiling(*sdk_args)
         ceil = self.results["ceiling"]
         self.row(f"rw-bench write {n} x {s // 1024} KiB, {t} threads", n * s, float(w[2]), ctx_w, "small-put", 0.70,
-                 f"{float(w[3]):.0f} files/s (SDK {n / ceil['small-put']['s']:.0f}/s)")
+                 f"{float(w[3]):.0f} files/s (SDK {n / ceil['small-put']['s']:.0f}/s)", files=n)
         self.row(f"rw-bench read {n} x {s // 1024} KiB, {t} threads, cold cache", n * s, float(r[2]), ctx_r,
-                 "small-get", 0.70, f"{float(r[3]):.0f} files/s (SDK {n / ceil['small-get']['s']:.0f}/s)")
+                 "small-get", 0.70, f"{float(r[3]):.0f} files/s (SDK {n / ceil['small-get']['s']:.0f}/s)",
+                 files=n)
 
     # --- 4: ls -l and find ------------------------------------------------------------------------------------------
     def listing(self, n, cmd, label, gw):

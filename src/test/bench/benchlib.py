@@ -1,6 +1,10 @@
 """Processes and measurements for the benchmark harness (bench.py): the OSS emulator and the gateway as child JVMs,
 their counters (emulator /-/counters, gateway /q/metrics), CPU time per process, a peak RSS / disk-use sampler, and
 page-cache dropping. Everything binds 127.0.0.1; every child is stopped (and the mount unmounted) by close_all()."""
+import base64
+import email.utils
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -331,3 +335,49 @@ def close_all():
 def counter_delta(before, after):
     keys = set(before) | set(after)
     return {k: after.get(k, 0) - before.get(k, 0) for k in keys if after.get(k, 0) != before.get(k, 0)}
+
+
+def v1_authorization(ak, sk, verb, resource, date, content_type=""):
+    """OSS signature V1 header value for a request without Content-MD5 or x-oss-* headers (OSS API: "Include
+    signatures in the Authorization header"): `OSS ak:base64(HMAC-SHA1(sk, VERB\\n\\nType\\nDate\\n/bucket/key))`."""
+    sts = f"{verb}\n\n{content_type}\n{date}\n{resource}"
+    return f"OSS {ak}:" + base64.b64encode(hmac.new(sk.encode(), sts.encode(), hashlib.sha1).digest()).decode()
+
+
+def curl_transfer(endpoint, bucket, ak, sk, key, verb, src=None):
+    """One PutObject (from file `src`) or GetObject (to /dev/null) with curl; (wall seconds, curl's CPU seconds).
+    curl is C with no TLS here: the least CPU this machine spends to move the bytes over loopback HTTP, the yardstick
+    that is not the Java SDK (issue 14)."""
+    date = email.utils.formatdate(usegmt=True)
+    ctype = "application/octet-stream" if verb == "PUT" else ""
+    auth = v1_authorization(ak, sk, verb, f"/{bucket}/{key}", date, ctype)
+    argv = ["curl", "-sS", "-f", "-o", "/dev/null", "-H", f"Date: {date}", "-H", f"Authorization: {auth}"]
+    if verb == "PUT":
+        argv += ["-H", f"Content-Type: {ctype}", "-H", "Expect:", "-T", src]
+    t0 = time.monotonic()
+    p = subprocess.Popen([*argv, f"{endpoint}/{bucket}/{key}"], stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise RuntimeError(f"curl {verb} {key} failed ({p.returncode}): {p.stderr.read().decode()[-500:]}")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def curl_ceiling(endpoint, bucket, ak, sk, size, tmpdir):
+    """{"curl-put": ..., "curl-get": ...}: one object of `size` bytes sent and fetched with curl (MB/s, seconds and
+    curl's CPU seconds, like SdkCeiling's rows). The source file lives in tmpdir (use tmpfs: /dev/shm) so reading it
+    costs no disk I/O."""
+    src = os.path.join(tmpdir, "curl-ceiling.bin")
+    with open(src, "wb") as f:
+        f.truncate(size)  # zeros; the emulator stores what it receives, content does not change the cost
+    key = "curl-ceiling.bin"
+    out = {}
+    try:
+        for name, verb in (("curl-put", "PUT"), ("curl-get", "GET")):
+            wall, cpu = curl_transfer(endpoint, bucket, ak, sk, key, verb, src if verb == "PUT" else None)
+            out[name] = {"mbps": round(size / 1e6 / wall, 1), "s": round(wall, 3), "cpu_tool_s": round(cpu, 3),
+                         "load1": round(os.getloadavg()[0], 2)}
+    finally:
+        os.unlink(src)
+    return out

@@ -56,6 +56,30 @@ def headline(res):
     return "\n".join(out)
 
 
+def num(v, fmt="{:.2f}"):
+    return "—" if v is None else fmt.format(v)
+
+
+CPU_TARGETS = {"put": "<= 1.0 s/GiB", "get": "<= 1.0 s/GiB"}  # issue 14: sequential write and read through FUSE
+
+
+def cpu_table(res):
+    """CPU per unit (issue 14's yardstick): gateway CPU s per GiB, per 1,000 OSS requests and per 1,000 files, beside the
+    Java-SDK ceiling's and curl's (the non-SDK ceiling: C, no TLS, the least this machine needs) CPU s per GiB."""
+    out = ["| workload | gateway CPU s / GiB | gateway CPU s / 1,000 OSS requests (requests) | gateway CPU s / "
+           "1,000 files | SDK ceiling CPU s / GiB | curl CPU s / GiB (MB/s) | target |",
+           "|---|---:|---:|---:|---:|---:|---|"]
+    for r in res["rows"]:
+        if "cpu_per_gib" not in r:
+            continue  # results.json of a run before the CPU columns
+        nat = f"{num(r.get('native_cpu_per_gib'))} ({num(r.get('native_mbps'), '{:.0f}')})" \
+            if r.get("native_mbps") else "—"
+        out.append(f"| {r['name']} | {num(r['cpu_per_gib'])} | {num(r['cpu_per_1k_requests'])} "
+                   f"({r['oss_requests']:,}) | {num(r.get('cpu_per_1k_files'))} | {num(r.get('ceiling_cpu_per_gib'))} "
+                   f"| {nat} | {CPU_TARGETS.get(r['ceiling'], '—') if r.get('native') else '—'} |")
+    return "\n".join(out)
+
+
 def oss_summary(delta):
     ops = sorted(((k, v) for k, v in delta.items() if not k.startswith("Bytes")), key=lambda kv: -kv[1])
     text = ", ".join(f"{k} {v:,}" for k, v in ops)
@@ -112,6 +136,7 @@ def details(res):
             ceil = f"{s['ceiling_mbps']:.1f} MB/s ({s['ceiling']})" if s.get("ceiling_mbps") else "—"
             out.append(f"| {s['mode']} | {s['mbps']:.1f} | {raw} | {ceil} | {pct(s.get('ratio'))} | {s['load1']:.2f} |")
         out.append("")
+    out += ["## CPU per unit", "", cpu_table(res), ""]
     out += ["## CPU per workload", "",
             "CPU seconds used by the gateway and the emulator JVMs during the workload, how busy the 2 vCPUs were "
             "(all processes, other agents' builds included), and the OSS requests the emulator served meanwhile "
@@ -208,7 +233,8 @@ def main():
         block = (f"<!-- headline:begin -->\nRun of {m.get('date')}, ossgw rev {m.get('rev')} "
                  f"([results]({rel}/results.md), [chart]({rel}/chart.png)); {m.get('cpu')}, {m.get('memory')} RAM, "
                  f"kernel {m.get('kernel')}; {m.get('java')}; command `{m.get('command')}` "
-                 f"({res.get('duration_s', 0):.0f} s):\n\n{headline(res)}\n<!-- headline:end -->")
+                 f"({res.get('duration_s', 0):.0f} s):\n\n{headline(res)}\n\nCPU per unit (issue 14):\n\n{cpu_table(res)}\n"
+                 "<!-- headline:end -->")
         new, n = re.subn(r"<!-- headline:begin -->.*?<!-- headline:end -->", lambda _: block, text, flags=re.S)
         if n:
             with open(doc, "w") as f:

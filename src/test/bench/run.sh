@@ -24,7 +24,7 @@ die() { echo "bench: $*" >&2; exit 1; }
 (( EUID == 0 )) || die "run as root (drop_caches and FUSE mounts need it)"
 
 # --- tools
-PKGS=(fio sysbench fuse libfuse2 python3-venv procps)
+PKGS=(fio sysbench fuse libfuse2 python3-venv procps curl)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -329,12 +329,14 @@ class NfsRpcTest {
   }
 
   @Test
-  void linkAndMknodAreNotSupported() {
+  void linkIsRefusedAsEpermAndMknodIsNotSupported() {
     nfs_fh3 d = dir("ln");
     nfs_fh3 f = nfs.put(d, "f", NfsClient.utf8("x"));
     LINK3res l = nfs.nfs(Nfs3.NFSPROC3_LINK, new LINK3args(f, new diropargs3(d, "hard")), LINK3res::decode);
-    assertThat(l.status()).isEqualTo(nfsstat3.NFS3ERR_NOTSUPP);
+    assertThat(l.status()).isEqualTo(nfsstat3.NFS3ERR_PERM); // link(2) sees EPERM, not the kernel's ENOTSUPP 524
     assertThat(l.fileAttributes()).isNotNull();
+    LOOKUP3res none = nfs.lookup(d, "hard");
+    assertThat(none.status()).isEqualTo(nfsstat3.NFS3ERR_NOENT);
     MKNOD3res m = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "fifo"), Nfs3.NF3FIFO, sattr3.NONE,
         null), MKNOD3res::decode);
     assertThat(m.status()).isEqualTo(nfsstat3.NFS3ERR_NOTSUPP);

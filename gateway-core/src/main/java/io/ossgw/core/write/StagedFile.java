@@ -1,5 +1,6 @@
 package io.ossgw.core.write;
 
+import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
 import java.io.IOException;
@@ -18,6 +19,13 @@ import java.nio.file.StandardOpenOption;
  * owner loads them before an upload. Not thread-safe: the owner holds its lock.
  */
 public final class StagedFile implements AutoCloseable {
+  /**
+   * Largest file the engine stages, in bytes: what one OSS object can hold, 10,000 parts of at most 5 GB (48.8 TiB;
+   * OSS API MultipartUpload limits). A write or truncate past it is EFBIG, as on a local file system whose maximum file
+   * size is exceeded (POSIX write(2), truncate(2)), instead of failing later at the upload.
+   */
+  public static final long MAX_SIZE = EngineConfig.MAX_PARTS * PartPlan.MAX_PART;
+
   private final FileChannel channel;
   private final RangeSet valid = new RangeSet();
   private final RangeSet dirty = new RangeSet();
@@ -43,9 +51,14 @@ public final class StagedFile implements AutoCloseable {
     this.size = baseSize;
   }
 
-  /** Writes {@code src} at {@code offset}; the range becomes valid and dirty. */
+  /**
+   * Writes {@code src} at {@code offset}; the range becomes valid and dirty.
+   *
+   * @throws FsException EFBIG past {@link #MAX_SIZE} or the spool file system's own limit; ENOSPC; EIO
+   */
   public void write(long offset, ByteBuffer src) {
     int len = src.remaining();
+    checkSize(offset + len);
     try {
       long pos = offset;
       while (src.hasRemaining()) {
@@ -105,8 +118,13 @@ public final class StagedFile implements AutoCloseable {
     return done;
   }
 
-  /** Sets the size: shrinking drops bytes, growing adds zeros (valid and dirty). */
+  /**
+   * Sets the size: shrinking drops bytes, growing adds zeros (valid and dirty).
+   *
+   * @throws FsException EFBIG past {@link #MAX_SIZE} or the spool file system's own limit (nothing changes then)
+   */
   public void truncate(long newSize) {
+    checkSize(newSize);
     try {
       if (newSize < size) {
         valid.truncate(newSize);
@@ -206,8 +224,18 @@ public final class StagedFile implements AutoCloseable {
     }
   }
 
+  private static void checkSize(long end) {
+    if (end > MAX_SIZE || end < 0) {
+      throw new FsException(Errno.EFBIG, "file size " + end + " bytes is over the largest OSS object, " + MAX_SIZE
+          + " bytes (10,000 parts of 5 GB)");
+    }
+  }
+
   static FsException ioError(String what, IOException e) {
     String msg = String.valueOf(e.getMessage());
+    if (msg.contains("File too large")) { // EFBIG from the spool's file system (ext4 stops at 16 TiB)
+      return new FsException(Errno.EFBIG, what + ": " + msg, e);
+    }
     if (msg.contains("No space left") || msg.contains("Disk quota")) {
       return new FsException(Errno.ENOSPC, what + ": " + msg, e);
     }

@@ -32,8 +32,8 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 
 /**
- * CREATE, MKDIR, SYMLINK, MKNOD and LINK (RFC 1813 §3.3.8–§3.3.11, §3.3.15). MKNOD and LINK answer NFS3ERR_NOTSUPP:
- * OSS has neither device nodes nor hard links.
+ * CREATE, MKDIR, SYMLINK, MKNOD and LINK (RFC 1813 §3.3.8–§3.3.11, §3.3.15). MKNOD answers NFS3ERR_NOTSUPP and
+ * LINK NFS3ERR_PERM: OSS has neither device nodes nor hard links.
  */
 final class CreateProcs {
   private final NfsState s;
@@ -229,14 +229,18 @@ final class CreateProcs {
     }
   }
 
-  /** OSS has no hard links. */
+  /**
+   * OSS has no hard links: NFS3ERR_PERM, which the Linux client hands to link(2) as EPERM, the errno POSIX gives for "the
+   * file system does not support hard links" and the one FUSE answers. NFS3ERR_NOTSUPP (RFC 1813 §3.3.15 allows it)
+   * reached applications as the kernel-internal ENOTSUPP 524 ("Unknown error 524"). FSINFO already announces no links.
+   */
   LINK3res link(Call c, LINK3args a) {
     Target file = null;
     try {
       file = s.resolve(c, a.file());
       Target dir = s.resolve(c, a.link().dir());
       fattr3 da = s.postOp(dir);
-      return new LINK3res(dir.export().readOnly() ? nfsstat3.NFS3ERR_ROFS : nfsstat3.NFS3ERR_NOTSUPP,
+      return new LINK3res(dir.export().readOnly() ? nfsstat3.NFS3ERR_ROFS : nfsstat3.NFS3ERR_PERM,
           s.postOp(file), new wcc_data(da == null ? null : da.wcc(), da));
     } catch (NfsError e) {
       return new LINK3res(e.status, file == null ? null : s.postOp(file), wcc_data.EMPTY);

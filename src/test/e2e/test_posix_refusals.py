@@ -1,0 +1,32 @@
+"""End-to-end: what a program sees through `./ossgw mount` for the operations OSS cannot do the POSIX way (issue 12:
+one errno everywhere, written in SEMANTICS.md), checked with real syscalls and from the OSS side with oss2."""
+import errno
+import os
+
+import pytest
+
+from e2e_support import all_keys
+
+
+def test_hard_link_is_eperm_and_creates_nothing(mounts, new_bucket):
+    name, bucket = new_bucket
+    mp = mounts.mount(name)
+    src = mp / "a.txt"
+    src.write_bytes(b"a")
+    with pytest.raises(OSError) as e:
+        os.link(src, mp / "b.txt")
+    assert e.value.errno == errno.EPERM, os.strerror(e.value.errno)
+    assert not (mp / "b.txt").exists()
+    assert all_keys(bucket) == ["a.txt"]
+
+
+def test_truncate_past_the_largest_object_is_efbig_and_keeps_the_file(mounts, new_bucket):
+    name, bucket = new_bucket
+    mp = mounts.mount(name)
+    f = mp / "t.bin"
+    f.write_bytes(b"keep")
+    with pytest.raises(OSError) as e:
+        os.truncate(f, 999_999_999_999_999)  # the issue's case: was EIO ("extend spool: File too large")
+    assert e.value.errno == errno.EFBIG, os.strerror(e.value.errno)
+    assert os.stat(f).st_size == 4
+    assert bucket.get_object("t.bin").read() == b"keep"
