@@ -82,8 +82,8 @@ JAVA="$(find_java)"
 # One number sizes the whole process (SEMANTICS.md "Memory"): memory_limit in MB, taken from `-o ...memory_limit=N`
 # among the arguments, else $OSSGW_MEMORY_LIMIT, else ossgw.options.memory_limit of the `--config` file, else the
 # cgroup's limit (memory.max) less a reserve for what is not the JVM's heap or buffers (its code, metaspace and thread
-# stacks, smbd, the page cache): a quarter of the limit, at least OSSGW_RESERVE_MB. Half of memory_limit is the heap,
-# fixed (-Xms = -Xmx: it never grows past it), half direct memory (-XX:MaxDirectMemorySize), of which the prefetch and
+# stacks, smbd, the page cache): a quarter of the limit, at least OSSGW_RESERVE_MB. Half of memory_limit is the heap
+# (-Xmx; up to 512 MB also -Xms, fixed), half direct memory (-XX:MaxDirectMemorySize), of which the prefetch and
 # upload buffers take half (the engine's budget: a quarter of memory_limit) and FUSE and socket buffers the rest.
 # -Xmx, -Xms, -XX:MaxDirectMemorySize or a GC given in OSSGW_JAVA_OPTS win. No limit anywhere: the JVM's defaults.
 OSSGW_RESERVE_MB=192
@@ -130,11 +130,12 @@ ossgw_memory_jvm_options() {
   local mb="$1" user=" ${OSSGW_JAVA_OPTS:-} " half
   half=$(( mb / 2 ))
   if [[ "$user" != *" -Xmx"* && "$user" != *"MaxRAMPercentage"* && "$user" != *"MaxRAM="* ]]; then
-    [[ "$user" == *" -Xms"* ]] || printf -- '-Xms%dm ' "$half"
+    # a small heap is fixed (it never grows past -Xms) and collected by the serial collector (no GC threads, the
+    # least memory of its own); a larger one is G1's, grown as needed up to -Xmx
+    if [[ "$user" != *" -Xms"* ]] && (( half <= 512 )); then printf -- '-Xms%dm ' "$half"; fi
     printf -- '-Xmx%dm ' "$half"
   fi
   [[ "$user" == *"MaxDirectMemorySize"* ]] || printf -- '-XX:MaxDirectMemorySize=%dm ' "$half"
-  # a small heap is collected best by the serial collector: no GC threads and the least memory of its own
   if [[ "$user" != *"-XX:+Use"*"GC"* ]] && (( half <= 512 )); then printf -- '-XX:+UseSerialGC '; fi
   printf -- '-XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=192m'
 }

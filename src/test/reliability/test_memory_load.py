@@ -110,7 +110,7 @@ def test_launcher_and_entrypoint_size_memory_alike():
 
 def test_the_limit_comes_from_the_option_the_environment_the_config_or_the_cgroup(tmp_path):
     script = (f"source <(sed -n '/^# >>> memory sizing/,/^# <<< memory sizing/p' {OSSGW}); "
-              'ossgw_memory_limit "$@"; echo "|$(ossgw_memory_jvm_options 256)"')
+              'ossgw_memory_limit "$@"; echo "|$(ossgw_memory_jvm_options "${SIZE:-256}")"')
 
     def sizing(*args, **env):
         e = {k: v for k, v in os.environ.items() if k not in ("OSSGW_MEMORY_LIMIT", "OSSGW_JAVA_OPTS")}
@@ -126,5 +126,7 @@ def test_the_limit_comes_from_the_option_the_environment_the_config_or_the_cgrou
     assert sizing("serve", "--config", str(cfg)).startswith("768 ossgw.options.memory_limit")
     assert sizing("serve", f"--config={cfg}", "-o", "memory_limit=100").startswith("100 -o")
     assert "-Xms128m -Xmx128m -XX:MaxDirectMemorySize=128m -XX:+UseSerialGC" in sizing("serve")
+    large = sizing("serve", SIZE="2048")  # a 1 GB heap: G1, grown as needed
+    assert "-Xmx1024m -XX:MaxDirectMemorySize=1024m" in large and "-Xms" not in large and "Serial" not in large
     explicit = sizing("serve", OSSGW_JAVA_OPTS="-Xmx1g -XX:+UseG1GC")
     assert "-Xm" not in explicit and "SerialGC" not in explicit and "MaxDirectMemorySize=128m" in explicit
