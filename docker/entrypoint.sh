@@ -112,12 +112,13 @@ ossgw_memory_limit() {
   else
     local f n
     v=""
-    for f in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes; do
+    local cg="${OSSGW_CGROUP_FS:-/sys/fs/cgroup}" # another root only for tests
+    for f in "$cg/memory.max" "$cg/memory/memory.limit_in_bytes"; do
       n="$(cat "$f" 2>/dev/null || true)"
       if [[ "$n" =~ ^[0-9]+$ ]] && (( n < (1 << 50) )); then
         n=$(( n >> 20 ))
         local reserve=$(( n / 4 > OSSGW_RESERVE_MB ? n / 4 : OSSGW_RESERVE_MB ))
-        v=$(( n - reserve > 64 ? n - reserve : 64 )) src="cgroup limit ${n} MB ($f) less ${reserve} MB"
+        v=$(( n - reserve > 128 ? n - reserve : 128 )) src="cgroup limit ${n} MB ($f) less ${reserve} MB"
         break
       fi
     done

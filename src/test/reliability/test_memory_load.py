@@ -109,11 +109,13 @@ def test_launcher_and_entrypoint_size_memory_alike():
 
 
 def test_the_limit_comes_from_the_option_the_environment_the_config_or_the_cgroup(tmp_path):
+    """Each source of memory_limit, in order, and the JVM options it gives (the functions of the launcher)."""
     script = (f"source <(sed -n '/^# >>> memory sizing/,/^# <<< memory sizing/p' {OSSGW}); "
               'ossgw_memory_limit "$@"; echo "|$(ossgw_memory_jvm_options "${SIZE:-256}")"')
 
     def sizing(*args, **env):
         e = {k: v for k, v in os.environ.items() if k not in ("OSSGW_MEMORY_LIMIT", "OSSGW_JAVA_OPTS")}
+        e["OSSGW_CGROUP_FS"] = str(tmp_path / "no-cgroup")
         e.update(env)
         r = subprocess.run(["bash", "-c", script, "sizing", *args], capture_output=True, text=True, env=e, check=True)
         return r.stdout.strip()
@@ -126,6 +128,14 @@ def test_the_limit_comes_from_the_option_the_environment_the_config_or_the_cgrou
     assert sizing("serve", "--config", str(cfg)).startswith("768 ossgw.options.memory_limit")
     assert sizing("serve", f"--config={cfg}", "-o", "memory_limit=100").startswith("100 -o")
     assert "-Xms128m -Xmx128m -XX:MaxDirectMemorySize=128m -XX:+UseSerialGC" in sizing("serve")
+    cgroup = tmp_path / "cgroup"
+    cgroup.mkdir()
+    (cgroup / "memory.max").write_text("max\n")  # cgroup v2 without a limit: the JVM's defaults
+    assert sizing("serve", OSSGW_CGROUP_FS=str(cgroup)).startswith("|")
+    (cgroup / "memory.max").write_text(f"{2 << 30}\n")  # a 2 GiB pod: a quarter is left to the JVM itself and smbd
+    assert sizing("serve", OSSGW_CGROUP_FS=str(cgroup)).startswith("1536 cgroup limit 2048 MB")
+    (cgroup / "memory.max").write_text(f"{512 << 20}\n")  # a small one keeps at least 192 MB back
+    assert sizing("serve", OSSGW_CGROUP_FS=str(cgroup)).startswith("320 cgroup limit 512 MB")
     large = sizing("serve", SIZE="2048")  # a 1 GB heap: G1, grown as needed
     assert "-Xmx1024m -XX:MaxDirectMemorySize=1024m" in large and "-Xms" not in large and "Serial" not in large
     explicit = sizing("serve", OSSGW_JAVA_OPTS="-Xmx1g -XX:+UseG1GC")
