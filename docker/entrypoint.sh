@@ -15,9 +15,10 @@
 #   OSS_ACCESS_KEY_ID_FILE, OSS_ACCESS_KEY_SECRET_FILE  files holding them (Docker/Kubernetes secrets); the file wins
 #   OSSGW_HOME          where quarkus-app/ lives (default /opt/ossgw; on the host: gateway-app/target)
 #   JAVA_HOME           the Java 25 runtime (default /opt/java/openjdk, else `java` on PATH)
-#   OSSGW_HEAP_PERCENT  -XX:MaxRAMPercentage (default 40: the rest of the container limit is left to the prefetch and
-#                       upload buffers (option memory_limit), thread stacks and the page cache)
-#   OSSGW_JAVA_OPTS     extra JVM options, placed before -jar (e.g. -Dquarkus.http.port=9090)
+#   OSSGW_MEMORY_LIMIT  the process's memory in MB (else -o memory_limit=, ossgw.options.memory_limit of the config
+#                       file, or the container's limit less a reserve): sizes heap, direct memory and buffers (below)
+#   OSSGW_JAVA_OPTS     extra JVM options, placed before -jar (e.g. -Dquarkus.http.port=9090); its -Xmx, -Xms,
+#                       -XX:MaxDirectMemorySize and GC win over the derived ones
 # SMB users' Unix accounts (Samba's tdbsam needs one each) are created by the gateway itself (io.ossgw.app.smb).
 set -euo pipefail
 
@@ -76,8 +77,81 @@ fi
 
 [[ -f "$JAR" ]] || die "$JAR is missing (OSSGW_HOME=$OSSGW_HOME)"
 JAVA="$(find_java)"
+
+# >>> memory sizing (identical in ./ossgw and docker/entrypoint.sh; src/test/reliability/test_memory_load.py checks)
+# One number sizes the whole process (SEMANTICS.md "Memory"): memory_limit in MB, taken from `-o ...memory_limit=N`
+# among the arguments, else $OSSGW_MEMORY_LIMIT, else ossgw.options.memory_limit of the `--config` file, else the
+# cgroup's limit (memory.max) less a reserve for what is not the JVM's heap or buffers (its code, metaspace and thread
+# stacks, smbd, the page cache): a quarter of the limit, at least OSSGW_RESERVE_MB. Half of memory_limit is the heap
+# (-Xmx; up to 512 MB also -Xms, fixed), half direct memory (-XX:MaxDirectMemorySize), of which the prefetch and
+# upload buffers take half (the engine's budget: a quarter of memory_limit) and FUSE and socket buffers the rest.
+# -Xmx, -Xms, -XX:MaxDirectMemorySize or a GC given in OSSGW_JAVA_OPTS win. No limit anywhere: the JVM's defaults.
+OSSGW_RESERVE_MB=192
+# memory_limit in MB for the arguments "$@", and where it came from, as "MB SOURCE"; nothing when there is no limit.
+ossgw_memory_limit() {
+  local a prev="" opts="" v="" src="" cfg=""
+  for a in "$@"; do
+    case "$prev" in
+      -o) opts="$opts,$a" ;;
+      --config) cfg="$a" ;;
+    esac
+    case "$a" in
+      -o?*) opts="$opts,${a#-o}" ;;
+      --config=*) cfg="${a#--config=}" ;;
+    esac
+    prev="$a"
+  done
+  if [[ ",$opts," =~ ,=?memory_limit=([0-9]+), ]]; then
+    v="${BASH_REMATCH[1]}" src="-o memory_limit"
+  elif [[ "${OSSGW_MEMORY_LIMIT:-}" =~ ^[0-9]+$ ]]; then
+    v="$OSSGW_MEMORY_LIMIT" src="OSSGW_MEMORY_LIMIT"
+  elif [[ -n "$cfg" && -r "$cfg" ]] \
+      && v="$(sed -nE 's/^[[:space:]]*ossgw\.options\.memory_limit[[:space:]]*[=:][[:space:]]*([0-9]+)[[:space:]]*$/\1/p' "$cfg" | tail -n1)" \
+      && [[ -n "$v" ]]; then
+    src="ossgw.options.memory_limit in $cfg"
+  else
+    local f n
+    v=""
+    local cg="${OSSGW_CGROUP_FS:-/sys/fs/cgroup}" # another root only for tests
+    for f in "$cg/memory.max" "$cg/memory/memory.limit_in_bytes"; do
+      n="$(cat "$f" 2>/dev/null || true)"
+      if [[ "$n" =~ ^[0-9]+$ ]] && (( n < (1 << 50) )); then
+        n=$(( n >> 20 ))
+        local reserve=$(( n / 4 > OSSGW_RESERVE_MB ? n / 4 : OSSGW_RESERVE_MB ))
+        v=$(( n - reserve > 128 ? n - reserve : 128 )) src="cgroup limit ${n} MB ($f) less ${reserve} MB"
+        break
+      fi
+    done
+  fi
+  [[ -n "$v" ]] && echo "$v $src"
+  return 0
+}
+# The JVM options that size the heap and direct memory for memory_limit MB (see above), minus those OSSGW_JAVA_OPTS sets.
+ossgw_memory_jvm_options() {
+  local mb="$1" user=" ${OSSGW_JAVA_OPTS:-} " half
+  half=$(( mb / 2 ))
+  if [[ "$user" != *" -Xmx"* && "$user" != *"MaxRAMPercentage"* && "$user" != *"MaxRAM="* ]]; then
+    # a small heap is fixed (it never grows past -Xms) and collected by the serial collector (no GC threads, the
+    # least memory of its own); a larger one is G1's, grown as needed up to -Xmx
+    if [[ "$user" != *" -Xms"* ]] && (( half <= 512 )); then printf -- '-Xms%dm ' "$half"; fi
+    printf -- '-Xmx%dm ' "$half"
+  fi
+  [[ "$user" == *"MaxDirectMemorySize"* ]] || printf -- '-XX:MaxDirectMemorySize=%dm ' "$half"
+  if [[ "$user" != *"-XX:+Use"*"GC"* ]] && (( half <= 512 )); then printf -- '-XX:+UseSerialGC '; fi
+  printf -- '-XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=192m'
+}
+# <<< memory sizing
+
+MEMORY_OPTS=""
+if limit="$(ossgw_memory_limit "$@")" && [[ -n "$limit" ]]; then
+  MEMORY_OPTS="$(ossgw_memory_jvm_options "${limit%% *}")"
+  log "memory_limit ${limit%% *} MB (${limit#* }): $MEMORY_OPTS"
+  # glibc gives every thread that mallocs an arena of its own (up to 8 per core): few arenas keep native memory small
+  export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+fi
+
 # jnr-fuse/jffi load native code and use sun.misc.Unsafe: allowed explicitly (Java 25 warns otherwise).
 # shellcheck disable=SC2086
-exec "$JAVA" -XX:MaxRAMPercentage="${OSSGW_HEAP_PERCENT:-40}" -XX:+ExitOnOutOfMemoryError \
+exec "$JAVA" $MEMORY_OPTS -XX:+ExitOnOutOfMemoryError \
   --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow ${OSSGW_JAVA_OPTS:-} \
   -jar "$JAR" "$@"

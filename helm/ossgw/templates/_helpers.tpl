@@ -59,33 +59,6 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if and (not .Values.oss.existingSecret) .Values.oss.accessKeyId }}true{{ end }}
 {{- end }}
 
-{{/*
-resources.limits.memory in MiB (rounded down), or 0 when there is no limit. Understands the Kubernetes quantity
-suffixes Ki Mi Gi Ti (binary), k M G T (decimal) and plain bytes, with decimals ("1.5Gi").
-*/}}
-{{- define "ossgw.memoryLimitMiB" -}}
-{{- $q := "" }}
-{{- with .Values.resources }}{{ with .limits }}{{ $q = toString (default "" .memory) }}{{ end }}{{ end }}
-{{- if not $q }}0
-{{- else }}
-{{- $m := regexFind "^[0-9]+(\\.[0-9]+)?" $q }}
-{{- if not $m }}{{ fail (printf "resources.limits.memory %q is not a quantity" $q) }}{{ end }}
-{{- $unit := trimPrefix $m $q }}
-{{- $factors := dict "" 1.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "k" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 }}
-{{- if not (hasKey $factors $unit) }}{{ fail (printf "resources.limits.memory %q: unit %q not supported" $q $unit) }}{{ end }}
-{{- divf (mulf (float64 $m) (get $factors $unit)) 1048576.0 | floor | int64 }}
-{{- end }}
-{{- end }}
-
-{{/* The prefetch + upload memory budget in MB (option memory_limit): an explicit options.memory_limit wins. */}}
-{{- define "ossgw.memoryBudgetMiB" -}}
-{{- if hasKey .Values.options "memory_limit" }}{{ .Values.options.memory_limit }}
-{{- else }}
-{{- $limit := include "ossgw.memoryLimitMiB" . | int64 }}
-{{- if gt $limit 0 }}{{ div (mul $limit (int64 .Values.memory.budgetPercent)) 100 }}{{ else }}0{{ end }}
-{{- end }}
-{{- end }}
-
 {{/* ossfs option maps as properties: prefix.<name>=<value> */}}
 {{- define "ossgw.optionLines" -}}
 {{- $prefix := .prefix }}

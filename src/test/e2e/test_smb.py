@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import oss2
 import pytest
@@ -246,22 +247,25 @@ def test_a_killed_smbd_is_restarted_and_clients_reconnect(smb):
 
 
 def test_quick_form_serve_bucket_smb(emulator, ossgw_built, new_bucket, workdir):
+    """The credentials come from the environment, as the Helm chart passes them: smbd must not inherit them."""
     name, bucket = new_bucket
     bucket.put_object("hello.txt", b"hello over smb\n")
-    passwd = workdir / "passwd-ossfs"
-    passwd.write_text(f"{emulator.ak}:{emulator.sk}\n")
-    passwd.chmod(0o600)
     pw = workdir / "pw"
     pw.write_text(SMB_PASSWORD)
     pw.chmod(0o600)
     http_port, smb_port, state = free_port(), free_port(), workdir / "state"
     gw = Gateway(["serve", name, "--smb", "--smb-port", smb_port, "--smb-bind", "127.0.0.1",
-                  "--smb-user", f"{SMB_USER}:{pw}", "-o",
-                  f"url={emulator.endpoint},passwd_file={passwd},sigv4,region=cn-hangzhou"],
+                  "--smb-user", f"{SMB_USER}:{pw}", "-o", f"url={emulator.endpoint},sigv4,region=cn-hangzhou"],
                  workdir, http_port, smb_port, state,
                  env={"OSSGW_JAVA_OPTS": f"-Dquarkus.http.port={http_port} -Dquarkus.http.host=127.0.0.1 "
-                                         f"-Dossgw.state-dir={state}"})
+                                         f"-Dossgw.state-dir={state}",
+                      "OSS_ACCESS_KEY_ID": emulator.ak, "OSS_ACCESS_KEY_SECRET": emulator.sk})
     try:
+        pid = gw.smbd_pid()
+        assert pid, gw.log()[-3000:]
+        environ = (Path("/proc") / str(pid) / "environ").read_bytes().split(b"\0")
+        assert environ and not [v for v in environ if v.startswith(b"OSS")], environ
+        assert emulator.sk.encode() not in b"\0".join(environ)
         ok(smbclient(smb_port, name, "get hello.txt hello.txt", cwd=workdir))
         assert (workdir / "hello.txt").read_text() == "hello over smb\n"
         (workdir / "up.txt").write_text("up\n")

@@ -7,7 +7,7 @@
 #   4. values.schema.json refuses an unknown key
 #   5. the values table of docs/deploy.md matches values.yaml (values_table.py check)
 #   6. docker/entrypoint.sh on the host: credentials from *_FILE, a missing OSSGW_CONFIG_FILE refused, and `serve`
-#      with a config (embedded emulator, one NFS export on a free port of 127.0.0.1, and a guest SMB share when smbd,
+#      with a config (embedded emulator, sized by OSSGW_MEMORY_LIMIT=512, one NFS export on a free port of 127.0.0.1, and a guest SMB share when smbd,
 #      smbclient, /dev/fuse and root are there): nfs-cp a file in, nfs-ls lists it, nfs-cat reads it back, smbclient
 #      puts and gets one, /q/health/ready is UP, /q/metrics counts exactly those bytes per front end, SIGTERM ends it
 #      with exit 0
@@ -141,12 +141,15 @@ check "values.schema.json rejects a bad squash" fails "$HELM" lint --strict helm
 check "chart refuses SMB shares without FUSE" fails "$HELM" template x helm/ossgw -f helm/examples/smb-only.yaml \
   --set fuse.mode=none --kube-version "$KUBE_VERSION"
 
-# --- memory budget: 25% of a 1.5Gi limit is 384 MB
-memory_budget() {
-  "$HELM" template m helm/ossgw --set resources.limits.memory=1.5Gi --kube-version "$KUBE_VERSION" \
-    | grep -q '^    ossgw.options.memory_limit=384$'
+# --- memory: the entrypoint sizes the JVM from the container's limit; an explicit options.memory_limit passes through
+memory_option() {
+  local out
+  out="$("$HELM" template m helm/ossgw --set resources.limits.memory=1.5Gi --kube-version "$KUBE_VERSION")" || return 1
+  ! grep -q 'options.memory_limit=\|OSSGW_HEAP_PERCENT\|MaxDirectMemorySize' <<<"$out" || return 1
+  "$HELM" template m helm/ossgw --set options.memory_limit=300 --kube-version "$KUBE_VERSION" \
+    | grep -q '^    ossgw.options.memory_limit=300$'
 }
-check "memory_limit derived from resources.limits.memory" memory_budget
+check "memory sized by the entrypoint; options.memory_limit passes through" memory_option
 
 # --- 5. docs
 check "values table of docs/deploy.md" "$PY" src/test/packaging/values_table.py check
@@ -199,8 +202,9 @@ EOF
       "$smb" >>"$WORK/ossgw.properties"
   fi
   # Started directly (not through a function): the entrypoint execs the JVM, so $! is the JVM that gets SIGTERM.
-  OSSGW_HOME="$ROOT/gateway-app/target" OSSGW_CONFIG_FILE="$WORK/ossgw.properties" docker/entrypoint.sh \
-    >"$WORK/serve.log" 2>&1 &
+  # OSSGW_MEMORY_LIMIT=512 sizes it: heap 256 MB, direct memory 256 MB, buffers 128 MB (README "Memory").
+  OSSGW_HOME="$ROOT/gateway-app/target" OSSGW_CONFIG_FILE="$WORK/ossgw.properties" OSSGW_MEMORY_LIMIT=512 \
+    docker/entrypoint.sh >"$WORK/serve.log" 2>&1 &
   SERVE_PID=$!
   deadline=$((SECONDS + 90))
   while (( SECONDS < deadline )) && kill -0 "$SERVE_PID" 2>/dev/null; do
@@ -210,6 +214,9 @@ EOF
   cat "$WORK/serve.log"
   [[ -n "$ready" ]] || { echo "not ready"; cat "$WORK/ready.json" 2>/dev/null; return 1; }
   grep -q '"status": *"UP"' "$WORK/ready.json" || { cat "$WORK/ready.json"; return 1; }
+  grep -q 'embedded OSS emulator.*authentication OFF' "$WORK/serve.log" || { echo "no 'authentication OFF'"; return 1; }
+  tr '\0' ' ' <"/proc/$SERVE_PID/cmdline" | grep -q -- '-Xms256m -Xmx256m -XX:MaxDirectMemorySize=256m ' \
+    || { echo "JVM not sized from OSSGW_MEMORY_LIMIT=512: $(tr '\0' ' ' <"/proc/$SERVE_PID/cmdline")"; return 1; }
   url="nfs://127.0.0.1/demo?nfsport=$nfs&mountport=$nfs&version=3"
   head -c 300000 /dev/urandom >"$WORK/blob.bin"
   nfs-cp "$WORK/blob.bin" "nfs://127.0.0.1/demo/blob.bin?nfsport=$nfs&mountport=$nfs&version=3" || return 1
@@ -242,6 +249,8 @@ EOF
     fi
   done
   grep -q '^ossgw_nfs_operations_total{procedure="write"} [1-9]' "$WORK/metrics.txt" || { echo "no NFS WRITE"; return 1; }
+  awk '/^ossgw_memory_budget_bytes\{/ { found = 1; if ($2 + 0 != 134217728) bad = 1 } END { exit !(found && !bad) }' \
+    "$WORK/metrics.txt" || { echo "buffer budget is not a quarter of 512 MB:"; grep ossgw_memory "$WORK/metrics.txt"; return 1; }
   kill -TERM "$SERVE_PID"
   wait "$SERVE_PID"
   local rc=$?

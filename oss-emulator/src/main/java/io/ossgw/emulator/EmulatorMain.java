@@ -8,12 +8,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Command line: {@code EmulatorMain [--port 9000] [--bind 127.0.0.1] [--data DIR] [--bucket NAME]...
- * [--access-key AK --secret-key SK] [--virtual-host-base HOST] [--port-file FILE] [--memory-limit BYTES]}. Serves until SIGTERM or
- * SIGINT. Exit code 2 on bad arguments.
+ * [--access-key AK (--secret-key SK | --secret-key-file FILE)] [--virtual-host-base HOST] [--port-file FILE]
+ * [--memory-limit BYTES]}.
+ * Serves until SIGTERM or SIGINT. Exit code 2 on bad arguments.
+ *
+ * <p>The secret can stay off the command line (where {@code ps} and {@code /proc/PID/cmdline} show it to every
+ * local user): {@code --secret-key-file FILE} reads it from the first line of FILE, and without either option the
+ * environment variable {@value #SECRET_ENV} gives it (as {@code OSS_ACCESS_KEY_SECRET} does for ossgw).
  */
 public final class EmulatorMain {
     /** Default TCP port. */
@@ -22,6 +28,9 @@ public final class EmulatorMain {
     private EmulatorMain() {
     }
 
+    /** The environment variable that gives the secret when neither --secret-key nor --secret-key-file does. */
+    public static final String SECRET_ENV = "OSSGW_EMULATOR_SECRET_KEY";
+
     static final String USAGE = """
             Usage: ossgw emulator [options]
               --port PORT               TCP port (default 9000; 0 = pick a free port)
@@ -29,7 +38,10 @@ public final class EmulatorMain {
               --data DIR                keep objects in DIR (survives restarts); default: in memory
               --bucket NAME             create bucket NAME at start (repeatable)
               --access-key AK           accepted AccessKey ID (with --secret-key)
-              --secret-key SK           its secret; without a key pair, authentication is OFF
+              --secret-key SK           its secret (visible in ps: prefer the two below); without a key
+                                        pair, authentication is OFF
+              --secret-key-file FILE    read the secret from FILE (first line)
+                                        (else the environment variable OSSGW_EMULATOR_SECRET_KEY gives it)
               --virtual-host-base HOST  also accept virtual-hosted requests (Host: bucket.HOST)
               --port-file FILE          write the bound port to FILE once listening
               --memory-limit BYTES      in-memory store only: refuse uploads (507 InsufficientStorage) that
@@ -52,13 +64,14 @@ public final class EmulatorMain {
                    String virtualHostBase, Path portFile, boolean help, long memoryLimit) {
     }
 
-    static Options parse(String[] args) throws UsageException {
+    static Options parse(String[] args, Map<String, String> env) throws UsageException {
         int port = DEFAULT_PORT;
         String bind = "127.0.0.1";
         Path data = null;
         List<String> buckets = new ArrayList<>();
         String ak = null;
         String sk = null;
+        Path skFile = null;
         String vhost = null;
         Path portFile = null;
         long memoryLimit = -1;
@@ -94,14 +107,24 @@ public final class EmulatorMain {
                 case "--bucket" -> buckets.add(value);
                 case "--access-key" -> ak = value;
                 case "--secret-key" -> sk = value;
+                case "--secret-key-file" -> skFile = Path.of(value);
                 case "--virtual-host-base" -> vhost = value;
                 case "--port-file" -> portFile = Path.of(value);
                 case "--memory-limit" -> memoryLimit = bytes(value);
                 default -> throw new UsageException("unknown option " + name);
             }
         }
-        if ((ak == null) != (sk == null)) {
-            throw new UsageException("--access-key and --secret-key go together");
+        if (sk != null && skFile != null) {
+            throw new UsageException("give either --secret-key or --secret-key-file, not both");
+        }
+        if (skFile != null) {
+            sk = readSecret(skFile);
+        } else if (sk == null && ak != null) {
+            sk = env.get(SECRET_ENV);
+        }
+        if ((ak == null) != (sk == null || sk.isEmpty())) {
+            throw new UsageException("--access-key and a secret (--secret-key, --secret-key-file or " + SECRET_ENV
+                    + ") go together");
         }
         for (String b : buckets) {
             if (!b.matches("[a-z0-9][a-z0-9-]{1,61}[a-z0-9]")) {
@@ -129,18 +152,29 @@ public final class EmulatorMain {
         }
     }
 
+    /** The first line of {@code file}, without its line end. */
+    private static String readSecret(Path file) throws UsageException {
+        try {
+            String s = Files.readString(file, StandardCharsets.UTF_8);
+            int nl = s.indexOf('\n');
+            return (nl < 0 ? s : s.substring(0, nl)).strip();
+        } catch (IOException e) {
+            throw new UsageException("cannot read --secret-key-file " + file + ": " + e.getMessage());
+        }
+    }
+
     /** Runs the emulator until the process is signalled. */
     public static void main(String[] args) throws Exception {
-        int code = run(args, System.out, System.err);
+        int code = run(args, System.getenv(), System.out, System.err);
         if (code != 0) {
             System.exit(code);
         }
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
         Options o;
         try {
-            o = parse(args);
+            o = parse(args, env);
         } catch (UsageException e) {
             err.println("error: " + e.getMessage());
             err.println(USAGE);

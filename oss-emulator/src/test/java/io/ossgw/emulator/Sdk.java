@@ -21,6 +21,11 @@ final class Sdk {
 
     /** A client for {@code emu} signing with {@code version} (V1 or V4, region cn-hangzhou). */
     static OSS client(OssEmulator emu, SignVersion version, String ak, String sk, int retries) {
+        return client(emu.endpoint(), version, ak, sk, retries);
+    }
+
+    /** A client for the emulator at {@code endpoint} (e.g. one running as a separate process). */
+    static OSS client(String endpoint, SignVersion version, String ak, String sk, int retries) {
         ClientBuilderConfiguration conf = new ClientBuilderConfiguration();
         conf.setSLDEnabled(true);
         conf.setCrcCheckEnabled(true);
@@ -28,7 +33,7 @@ final class Sdk {
         conf.setConnectionRequestTimeout(5000);
         conf.setSocketTimeout(30000);
         conf.setSignatureVersion(version);
-        OSSClientBuilder.OSSClientBuilderImpl b = OSSClientBuilder.create().endpoint(emu.endpoint())
+        OSSClientBuilder.OSSClientBuilderImpl b = OSSClientBuilder.create().endpoint(endpoint)
                 .credentialsProvider(new DefaultCredentialProvider(ak, sk)).clientConfiguration(conf);
         if (version == SignVersion.V4) {
             b.region("cn-hangzhou");

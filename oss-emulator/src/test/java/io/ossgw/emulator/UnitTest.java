@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** CRC-64, key order, URI coding and the CLI argument handling. */
@@ -53,12 +54,17 @@ class UnitTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        assertThat(EmulatorMain.run(new String[] {"--port", "x"}, o, e)).isEqualTo(2);
+        assertThat(EmulatorMain.run(new String[] {"--port", "x"}, Map.of(), o, e)).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--port needs a number");
-        assertThat(EmulatorMain.run(new String[] {"--access-key", "a"}, o, e)).isEqualTo(2);
-        assertThat(EmulatorMain.run(new String[] {"--bucket", "Bad_Name"}, o, e)).isEqualTo(2);
-        assertThat(EmulatorMain.run(new String[] {"--frobnicate", "1"}, o, e)).isEqualTo(2);
-        assertThat(EmulatorMain.run(new String[] {"--help"}, o, e)).isZero();
+        assertThat(EmulatorMain.run(new String[] {"--access-key", "a"}, Map.of(), o, e)).isEqualTo(2);
+        assertThat(EmulatorMain.run(new String[] {"--bucket", "Bad_Name"}, Map.of(), o, e)).isEqualTo(2);
+        assertThat(EmulatorMain.run(new String[] {"--frobnicate", "1"}, Map.of(), o, e)).isEqualTo(2);
+        assertThat(EmulatorMain.run(new String[] {"--access-key", "a", "--secret-key", "s", "--secret-key-file", "f"},
+                Map.of(), o, e)).isEqualTo(2);
+        assertThat(EmulatorMain.run(new String[] {"--access-key", "a", "--secret-key-file", "/nonexistent/sk"},
+                Map.of(), o, e)).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("cannot read --secret-key-file /nonexistent/sk");
+        assertThat(EmulatorMain.run(new String[] {"--help"}, Map.of(), o, e)).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--port-file");
     }
 }

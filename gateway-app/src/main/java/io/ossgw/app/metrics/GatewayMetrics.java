@@ -86,7 +86,7 @@ public class GatewayMetrics {
         .description("most prefetch and upload buffer bytes reserved at once").baseUnit("bytes")
         .tag("bucket", bucket).register(registry));
     perEngine.add(Gauge.builder("ossgw.memory.budget", engine, e -> e.memoryBudget().capacity())
-        .strongReference(true).description("the prefetch and upload buffer budget (option memory_limit)")
+        .strongReference(true).description("the prefetch and upload buffer budget (a quarter of option memory_limit)")
         .baseUnit("bytes").tag("bucket", bucket).register(registry));
   }
 

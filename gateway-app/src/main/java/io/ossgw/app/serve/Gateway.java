@@ -105,7 +105,9 @@ public class Gateway {
       if (embedded) {
         emulator = startEmulator(stateDir);
         emulatorEndpoint = emulator.endpoint();
-        LOG.infof("no ossgw.oss.endpoint configured: started the embedded OSS emulator at %s (bucket '%s')",
+        // the embedded emulator takes no credentials: whoever reaches its port reads and writes its buckets
+        LOG.infof("no ossgw.oss.endpoint configured: started the embedded OSS emulator at %s (bucket '%s'; "
+            + "authentication OFF: any client that reaches this address can read and write it)",
             emulatorEndpoint, emulatorConfig.bucket());
       }
       List<ServePlanner.Planned> planned = ServePlanner.plan(oss, mounts, defaults, stateDir, emulatorEndpoint,

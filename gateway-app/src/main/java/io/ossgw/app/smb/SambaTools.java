@@ -26,7 +26,26 @@ public final class SambaTools {
       + "(Fedora/RHEL)";
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
 
+  /**
+   * The variables Samba's programs get from the gateway's environment; nothing else passes, so secrets the gateway
+   * reads from its environment ({@code OSS_ACCESS_KEY_SECRET}, as the Helm chart passes it) never reach smbd, where
+   * {@code /proc/PID/environ} of a long-lived root process would keep them (issue 9 item 10).
+   */
+  static final Set<String> PASSED_ENV = Set.of("PATH", "LANG", "LANGUAGE", "TZ");
+
   private SambaTools() {}
+
+  /**
+   * Replaces the environment a process builder inherited with {@link #PASSED_ENV} and the locale variables
+   * {@code LC_*} of this process.
+   *
+   * @return {@code pb}
+   */
+  public static ProcessBuilder cleanEnvironment(ProcessBuilder pb) {
+    var env = pb.environment();
+    env.keySet().removeIf(k -> !PASSED_ENV.contains(k) && !k.startsWith("LC_"));
+    return pb;
+  }
 
   /**
    * Resolves a program: a value with a '/' is taken as a path, a bare name is looked up in PATH, /usr/sbin, /sbin,
@@ -84,7 +103,7 @@ public final class SambaTools {
    * @throws SmbException if it cannot be started or does not finish within 60 s
    */
   public static Result run(List<String> command, String stdin) {
-    ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true);
+    ProcessBuilder pb = cleanEnvironment(new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true));
     Process p;
     try {
       p = pb.start();

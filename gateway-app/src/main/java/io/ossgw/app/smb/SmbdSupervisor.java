@@ -31,6 +31,9 @@ import org.jboss.logging.Logger;
  * unexpectedly it is started again after a {@link Backoff} delay, and {@link #restarts()} counts that. {@link #close}
  * sends SIGTERM (smbd then stops its per-connection children) and SIGKILL to whatever is left after the stop timeout.
  *
+ * <p>smbd starts with a clean environment ({@link SambaTools#cleanEnvironment}): only PATH and the locale pass, so
+ * the gateway's OSS credentials never show in {@code /proc/<smbd>/environ}.
+ *
  * <p>Where util-linux {@code setpriv} exists, smbd is started through {@code setpriv --pdeathsig TERM}, so it is
  * stopped even when the gateway is killed with SIGKILL instead of holding the port and serving a dead FUSE mount. The
  * parent-death signal fires when the <em>thread</em> that forked the child ends, so every start happens on the
@@ -161,7 +164,8 @@ public final class SmbdSupervisor implements AutoCloseable {
           return;
         }
         try {
-          p = new ProcessBuilder(command).redirectErrorStream(true)
+          // a clean environment: smbd must not inherit the gateway's OSS credentials (SambaTools.PASSED_ENV)
+          p = SambaTools.cleanEnvironment(new ProcessBuilder(command)).redirectErrorStream(true)
               .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         } catch (IOException e) {
           spawnError = e;

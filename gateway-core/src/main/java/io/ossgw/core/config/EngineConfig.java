@@ -50,8 +50,9 @@ import java.time.Duration;
  * @param stateDir directory of the persistent metadata store, or null for none
  * @param diskCache the persistent local data cache ({@code use_cache=} and its options), or null when off
  * @param noMixUpload never copy unchanged bytes with UploadPartCopy when uploading a file ({@code nomixupload})
- * @param memoryLimit the memory budget of read-ahead buffers in bytes ({@code memory_limit=}, MB), or -1 for the
- *     default (a quarter of the cgroup or host memory)
+ * @param memoryLimit the process's memory in bytes ({@code memory_limit=}, MB; the read-ahead and upload buffers get
+ *     a quarter of it, {@link io.ossgw.core.memory.MemoryBudget#capacity}), or -1 for the default (buffers: a quarter
+ *     of the cgroup or host memory)
  * @param incompleteMpuAbort at start-up, abort every multipart upload under the prefix initiated longer ago than this
  *     ({@code incomplete_mpu_abort=}, ossfs's age form; {@link Duration#ZERO} for {@code all}), or null when off (the
  *     default: only the uploads this mount's own earlier runs left are aborted)
@@ -148,7 +149,7 @@ public record EngineConfig(
     long limit = o.getLong("direct_read_prefetch_limit", 1024);
     require(limit >= 128, "direct_read_prefetch_limit", "at least 128 (MB)");
     long memoryLimit = o.getLong("memory_limit", -1);
-    require(memoryLimit == -1 || memoryLimit >= 64, "memory_limit", "at least 64 (MB)");
+    require(memoryLimit == -1 || memoryLimit >= 128, "memory_limit", "at least 128 (MB)");
     long maxKeys = o.getLong("list_object_max_keys", 1000);
     require(maxKeys >= 1 && maxKeys <= 1000, "list_object_max_keys", "between 1 and 1000");
     long statSize = o.getLong("max_stat_cache_size", 100_000);

@@ -75,7 +75,7 @@ public final class OptionCatalog {
     engine("direct_read_prefetch_thread", "64", "count", "parallel ranged GETs for read-ahead");
     // --- ossgw additions
     engine("state_dir", null, "path", "where ossgw keeps its metadata store (default /var/lib/ossgw as root, else ~/.local/state/ossgw)");
-    engine("memory_limit", null, "MB", "memory budget of read-ahead buffers (min 64; default a quarter of the cgroup or host memory; read-ahead gets at most direct_read_prefetch_limit of it)");
+    engine("memory_limit", null, "MB", "the process's memory (min 128): the launcher makes half of it the Java heap and half direct memory; read-ahead and upload buffers get a quarter of it, at most direct_read_prefetch_limit (default: the cgroup limit less a reserve, else the JVM's defaults and buffers of a quarter of the host memory)");
     // --- FUSE pass-through (libfuse 2)
     fuse("allow_other", "let other users (and Samba) use the mount");
     fuse("allow_root", "let root use the mount");

@@ -83,14 +83,16 @@ public final class MemoryBudget {
   }
 
   /**
-   * The engine's budget: {@code memory_limit} when given, else {@link #defaultCapacity}; read-ahead never gets more
-   * than {@code direct_read_prefetch_limit} of it.
+   * The engine's budget: a quarter of {@code memory_limit} when given (the process's memory: the launcher gives half of
+   * it to the heap and half to direct memory, of which these buffers take half; SEMANTICS.md "Memory"), else
+   * {@link #defaultCapacity}; read-ahead never gets more than {@code direct_read_prefetch_limit} of it, and the budget
+   * never more than half the JVM's direct memory.
    *
    * @param prefetchLimit {@code direct_read_prefetch_limit} in bytes
    * @param memoryLimit {@code memory_limit} in bytes, or -1 for the default
    */
   public static long capacity(long prefetchLimit, long memoryLimit) {
-    long wanted = memoryLimit > 0 ? Math.min(prefetchLimit, memoryLimit) : defaultCapacity(prefetchLimit);
+    long wanted = memoryLimit > 0 ? Math.min(prefetchLimit, memoryLimit / 4) : defaultCapacity(prefetchLimit);
     return Math.min(wanted, maxDirectMemory() / 2);
   }
 

@@ -48,11 +48,12 @@ class MemoryBudgetEngineTest {
 
   @Test
   void memoryLimitSetsTheBudgetAndPrefetchLimitCapsIt() {
-    assertThat(engine("memory_limit=100").memoryBudget().capacity()).isEqualTo(100L << 20);
+    // memory_limit is the process's memory: the buffers get a quarter of it
+    assertThat(engine("memory_limit=200").memoryBudget().capacity()).isEqualTo(50L << 20);
     assertThat(engine("memory_limit=4096", "direct_read_prefetch_limit=256").memoryBudget().capacity())
         .isEqualTo(256L << 20);
     assertThat(engine().memoryBudget().capacity()).isEqualTo(MemoryBudget.defaultCapacity(1024L << 20));
-    assertThatThrownBy(() -> gw.config("", "memory_limit=10")).hasMessageContaining("memory_limit");
+    assertThatThrownBy(() -> gw.config("", "memory_limit=100")).hasMessageContaining("memory_limit");
   }
 
   @Test
@@ -60,7 +61,7 @@ class MemoryBudgetEngineTest {
     byte[] data = new byte[3 * 1024 * 1024 + 4321];
     new Random(5).nextBytes(data);
     gw.sdk.putObject(BUCKET, "shared.bin", new ByteArrayInputStream(data));
-    Engine e = engine("memory_limit=64", "direct_read_chunk_size=1");
+    Engine e = engine("memory_limit=128", "direct_read_chunk_size=1");
     VirtualFileSystem fs = e.fileSystem();
     fs.getattr("/shared.bin");
     ExecutorService pool = Executors.newFixedThreadPool(32);
