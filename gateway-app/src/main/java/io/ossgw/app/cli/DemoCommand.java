@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
  * {@code ossgw demo [--dir DIR]}: the zero-config demo. Starts an embedded OSS emulator storing objects under
  * {@code DIR/data}, seeds bucket {@code demo} with sample objects written through the OSS SDK, mounts it at
  * {@code DIR/mnt}, exports the same engine over NFSv3 as {@code /demo} on 127.0.0.1 (port 2049, or any free port
- * when 2049 is taken), and, where Samba is installed, shares it over SMB as the guest share {@code \\127.0.0.1\demo}
+ * when 2049 is taken; all_squash to the demo's own uid/gid, so every client can use the 0640 seeded files), and, where Samba is installed, shares it over SMB as the guest share {@code \\127.0.0.1\demo}
  * (port 445, or any free port when 445 is taken); prints what to try, and runs until Ctrl-C; then stops SMB and NFS,
  * unmounts and stops.
  */
