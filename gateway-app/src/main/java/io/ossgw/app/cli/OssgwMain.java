@@ -1,10 +1,12 @@
 package io.ossgw.app.cli;
 
+import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.QuarkusBindException;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import jakarta.inject.Inject;
+import java.util.function.BiConsumer;
 import picocli.CommandLine;
 
 /**
@@ -23,19 +25,14 @@ public class OssgwMain implements QuarkusApplication {
       System.err.println("ossgw: " + problem);
       System.exit(ExitCodes.USAGE);
     }
-    Quarkus.run(OssgwMain.class, OssgwMain::exit, args);
-  }
-
-  /**
-   * Quarkus's exit handler (what its default does, {@code System.exit}), after a hint for start-up failures whose
-   * Quarkus message does not say what to change in ossgw's terms.
-   */
-  static void exit(int code, Throwable failure) {
-    String hint = startupHint(failure);
-    if (hint != null) {
-      System.err.println("ossgw: " + hint);
-    }
-    System.exit(code);
+    BiConsumer<Integer, Throwable> exit = ApplicationLifecycleManager.getDefaultExitCodeHandler();
+    Quarkus.run(OssgwMain.class, (code, failure) -> {
+      String hint = startupHint(failure);
+      if (hint != null) {
+        System.err.println("ossgw: " + hint);
+      }
+      exit.accept(code, failure); // Quarkus's own (System.exit; in @QuarkusMainTest, the test's)
+    }, args);
   }
 
   /**
