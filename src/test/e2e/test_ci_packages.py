@@ -44,3 +44,18 @@ def test_every_apt_call_waits_for_the_dpkg_lock():
             code = line.split("#")[0]
             if "apt-get " in code and "echo" not in code:
                 assert "DPkg::Lock::Timeout" in code, f"{f}: {line}"
+
+
+def test_ci_run_dry_run_with_fuse3_plans_no_fuse_and_calls_no_apt(tmp_path):
+    missing(tmp_path, ALL + ["fuse3"])  # writes the fake dpkg-query into tmp_path/bin
+    marker = tmp_path / "apt-called"
+    apt = tmp_path / "bin" / "apt-get"
+    apt.write_text(f"#!/bin/sh\necho \"$@\" >> {marker}\nexit 1\n")
+    apt.chmod(0o755)
+    r = subprocess.run(["bash", str(REPO / ".ci/run"), "--dry-run"], text=True, capture_output=True, timeout=60,
+                       env={**os.environ, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}"})
+    assert r.returncode == 0, r.stderr
+    line = r.stdout.strip().splitlines()[-1]
+    assert line.startswith(".ci/run --dry-run: would install:"), r.stdout
+    assert "fuse" not in line.split(":", 1)[1].split(), line
+    assert not marker.exists(), marker.read_text()
