@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from e2e_support import OSSGW, force_unmount, is_mounted, log, run_ossgw, wait_until
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, run_ossgw, wait_until
 
 HELLO = "Hello from OSS!"
 
@@ -156,3 +156,35 @@ def test_serve_says_how_to_pick_another_http_port(ossgw_built, workdir):
     assert r.returncode != 0, r.stderr
     assert f"ossgw: the HTTP port {port} (health and metrics) is already in use" in r.stderr, r.stderr
     assert "QUARKUS_HTTP_PORT=PORT" in r.stderr, r.stderr
+
+
+def test_serve_answers_readiness_probes_without_logging_each_down(ossgw_built, workdir):
+    """An OSS endpoint that refuses connections keeps /q/health/ready DOWN (503); SmallRye Health logged one INFO line
+    'Reporting health down status' per probe."""
+    port = free_port()
+    with socket.socket() as closed:  # a port nobody listens on: OSS is unreachable
+        closed.bind(("127.0.0.1", 0))
+        oss_port = closed.getsockname()[1]
+    log_path = workdir / "serve.log"
+    out = open(log_path, "wb")
+    p = subprocess.Popen([str(OSSGW), "serve", "bkt", "--nfs", "--nfs-port", "0", "--nfs-bind", "127.0.0.1", "-o",
+                          f"url=http://127.0.0.1:{oss_port}"], stdout=out, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL,
+                         env={**os.environ, "QUARKUS_HTTP_PORT": str(port), "QUARKUS_HTTP_HOST": "127.0.0.1",
+                              "OSSGW_STATE_DIR": str(workdir / "state"), "OSS_ACCESS_KEY_ID": "ak",
+                              "OSS_ACCESS_KEY_SECRET": "sk"})
+    try:
+        downs = []
+        assert wait_until(lambda: p.poll() is not None
+                          or (downs.append(http_get(f"http://127.0.0.1:{port}/q/health/ready")[0]) or
+                              downs.count(503) >= 3), 120), log_path.read_text()
+        assert p.poll() is None, log_path.read_text()
+        assert downs.count(503) >= 3, downs
+        assert "Reporting health down" not in log_path.read_text(), log_path.read_text()
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
