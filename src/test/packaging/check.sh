@@ -105,6 +105,9 @@ for v in "${VALUES[@]}"; do
   check "manifest-check ($name)" "$MC" -external "${EXTERNAL[$name]:-}" "$WORK/render-$name.yaml"
 done
 check "manifest-check (docs/deploy.md)" "$MC" docs/deploy.md
+# The offline render docs/deploy.md shows, as a user types it (only `helm` is this helm).
+DOC_RENDER="$(grep -m1 '^helm template ' docs/deploy.md)"
+check "docs/deploy.md's helm template line renders" bash -c "[[ -n \$1 ]] && \"\$0\" \${1#helm }" "$HELM" "$DOC_RENDER"
 # Every fuse.mode and persistence on/off renders valid manifests too (mode none: NFS only, no persistence).
 for mode in sysadmin privileged devicePlugin none; do
   if [[ $mode == none ]]; then set -- nfs-only false; else set -- both true; fi

@@ -36,6 +36,7 @@ fi
 if ! command -v nfs-ls >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
   echo "install-tools: apt-get install libnfs-utils"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq --no-install-recommends libnfs-utils >/dev/null 2>&1 || {
-    apt-get update -qq && apt-get install -y -qq --no-install-recommends libnfs-utils >/dev/null; }
+  apt=(apt-get -o DPkg::Lock::Timeout=600)  # wait for another apt run's dpkg lock instead of failing
+  "${apt[@]}" install -y -qq --no-install-recommends libnfs-utils >/dev/null 2>&1 || {
+    "${apt[@]}" update -qq && "${apt[@]}" install -y -qq --no-install-recommends libnfs-utils >/dev/null; }
 fi

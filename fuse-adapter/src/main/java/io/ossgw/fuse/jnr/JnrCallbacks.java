@@ -57,7 +57,7 @@ final class JnrCallbacks {
     this.blksize = Math.min(fs.preferredIoSize(), FuseOptions.LIBFUSE2_MAX_REQUEST);
     this.scratch = new ScratchPool(NativeLayout.RUNTIME, maxRequest, 64);
     this.ops = new FuseOperations(NativeLayout.RUNTIME);
-    // Native memory for the struct, held here until fuse_main_real returns.
+    // Native memory for the struct, held here until the libfuse loop has ended.
     this.opsMemory = Memory.allocateDirect(NativeLayout.RUNTIME, Struct.size(ops));
     opsMemory.setMemory(0, Struct.size(ops), (byte) 0);
     ops.useMemory(opsMemory);

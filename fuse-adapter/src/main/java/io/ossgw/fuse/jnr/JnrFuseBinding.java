@@ -16,8 +16,9 @@ import ru.serce.jnrfuse.LibFuse;
 /**
  * The jnr-fuse 0.5.8 binding: libfuse 2.9's high-level API through jnr-ffi. It uses jnr-fuse's library interface and
  * struct mappings but not its {@code AbstractFuseFS}: it builds the operations table itself ({@link JnrCallbacks})
- * and calls {@code fuse_main_real} directly, so mounting has no fixed 2 s wait and no per-mount shutdown hook (the
- * gateway's {@code FuseMounter} handles both).
+ * and makes {@code fuse_main_real}'s calls itself without its signal handling ({@link LibFuseSession}), so mounting
+ * has no fixed 2 s wait, no per-mount shutdown hook (the gateway's {@code FuseMounter} handles both) and no libfuse
+ * signal handlers.
  *
  * <p>libfuse2 limits: requests of at most 128 KiB ({@code max_read}/{@code max_write} are capped at {@value
  * FuseOptions#LIBFUSE2_MAX_REQUEST}), no readdirplus, global (not per-entry) cache timeouts.
@@ -108,19 +109,32 @@ public final class JnrFuseBinding implements FuseBinding {
     return args;
   }
 
+  /**
+   * Serves {@code fs} the way {@code fuse_main_real} does (parse, mount, new, loop, unmount, destroy) but without
+   * installing libfuse's signal handlers (see {@link LibFuseSession}).
+   */
   @Override
   public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
     LibFuse l = library();
+    LibFuseSession session = LibFuseSession.get();
     int maxRequest = Math.min(Math.max(options.maxRead(), options.maxWrite()), FuseOptions.LIBFUSE2_MAX_REQUEST);
     JnrCallbacks callbacks = new JnrCallbacks(l, fs, maxRequest);
+    // What fuse_parse_cmdline leaves of fuse_main's argv: the program name and the -d/-o arguments; -s (single
+    // thread) chooses the loop below, and the mount point is passed on its own.
     List<String> argv = new ArrayList<>();
     argv.add("ossgw");
-    argv.add("-f"); // foreground: libfuse must not fork the JVM
-    argv.add(mountpoint.toString());
-    argv.addAll(arguments(options));
-    String[] a = argv.toArray(String[]::new);
+    for (String a : arguments(options)) {
+      if (!a.equals("-s")) {
+        argv.add(a);
+      }
+    }
     try {
-      return l.fuse_main_real(a.length, a, callbacks.operations(), Struct.size(callbacks.operations()), null);
+      return session.run(mountpoint, argv, Struct.getMemory(callbacks.operations()).address(),
+          Struct.size(callbacks.operations()), !options.singleThreaded());
+    } catch (MountException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new MountException("libfuse failed serving " + mountpoint + ": " + t, t);
     } finally {
       // The closures and the operations struct must outlive the native loop.
       Reference.reachabilityFence(callbacks);

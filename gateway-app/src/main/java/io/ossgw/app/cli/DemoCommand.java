@@ -6,6 +6,7 @@ import io.ossgw.app.mount.LiveMount;
 import io.ossgw.app.mount.MountPlan;
 import io.ossgw.app.mount.MountPlanner;
 import io.ossgw.app.mount.MountSource;
+import io.ossgw.app.mount.ProcessIds;
 import io.ossgw.app.serve.EmbeddedEmulator;
 import io.ossgw.app.smb.SambaTools;
 import io.ossgw.app.smb.SmbException;
@@ -18,6 +19,7 @@ import io.ossgw.core.engine.EngineException;
 import io.ossgw.fuse.MountException;
 import io.ossgw.nfs.NfsServer;
 import io.ossgw.nfs.export.Export;
+import io.ossgw.nfs.export.Squash;
 import io.quarkus.runtime.Quarkus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,7 +35,7 @@ import picocli.CommandLine.Option;
  * {@code ossgw demo [--dir DIR]}: the zero-config demo. Starts an embedded OSS emulator storing objects under
  * {@code DIR/data}, seeds bucket {@code demo} with sample objects written through the OSS SDK, mounts it at
  * {@code DIR/mnt}, exports the same engine over NFSv3 as {@code /demo} on 127.0.0.1 (port 2049, or any free port
- * when 2049 is taken), and, where Samba is installed, shares it over SMB as the guest share {@code \\127.0.0.1\demo}
+ * when 2049 is taken; all_squash to the demo's own uid/gid, so every client can use the 0640 seeded files), and, where Samba is installed, shares it over SMB as the guest share {@code \\127.0.0.1\demo}
  * (port 445, or any free port when 445 is taken); prints what to try, and runs until Ctrl-C; then stops SMB and NFS,
  * unmounts and stops.
  */
@@ -135,6 +137,7 @@ public class DemoCommand implements Callable<Integer> {
           cat %3$s/hello.txt
           cp /etc/os-release %3$s/            # a file copied in ...
           curl -s '%1$s/%2$s/?list-type=2'    # ... is now an object in the bucket (auth is off)
+          # the same listing through the OSS Python SDK (needs it: pip install oss2, e.g. in a venv)
           python3 -c "import oss2; b=oss2.Bucket(oss2.Auth('any','any'), '%1$s', '%2$s'); \\
         print([o.key for o in oss2.ObjectIteratorV2(b)])"
           curl -s %1$s/-/counters             # the OSS requests the mount has made so far
@@ -151,7 +154,11 @@ public class DemoCommand implements Callable<Integer> {
 
   /** The NFS export of the mounted engine (one cache for both): on --nfs-port, else on any free port. */
   private NfsServer startNfs(LiveMount live, Path state) {
-    Export export = Export.builder("/" + BUCKET, live.engine().fileSystem()).build();
+    // all_squash to the demo's own uid/gid (the owner the mount shows for the seeded objects, which are 0640): every
+    // NFS client, root (squashed to nobody by default) or not, then reads and writes as through the mount. The export
+    // listens on 127.0.0.1 only.
+    Export export = Export.builder("/" + BUCKET, live.engine().fileSystem()).squash(Squash.ALL_SQUASH)
+        .anonUid(ProcessIds.uid()).anonGid(ProcessIds.gid()).build();
     for (int p : nfsPort == 0 ? new int[] {0} : new int[] {nfsPort, 0}) {
       try {
         return NfsServer.builder().bind("127.0.0.1").port(p).export(export).stateDir(state.resolve("nfs")).build()
@@ -212,11 +219,22 @@ public class DemoCommand implements Callable<Integer> {
 
   private static void printNfs(int port) {
     System.out.println("""
-        The same bucket is exported over NFSv3 (same engine, same cache) as 127.0.0.1:/%2$s, port %1$d:
-          nfs-ls 'nfs://127.0.0.1/%2$s?nfsport=%1$d&mountport=%1$d&version=3'      # apt-get install libnfs-utils
-          mount -t nfs -o nfsvers=3,proto=tcp,port=%1$d,mountport=%1$d,nolock 127.0.0.1:/%2$s /mnt/nfs
-        """.formatted(port, BUCKET));
+        The same bucket is exported over NFSv3 (same engine, same cache) as 127.0.0.1:/%2$s, port %1$d; every client
+        acts as the demo's owner (all_squash), so it reads and writes like the mount. With libnfs-utils
+        (apt-get install libnfs-utils):
+          nfs-ls 'nfs://127.0.0.1/%2$s?nfsport=%1$d&mountport=%1$d&version=3'
+          nfs-cat 'nfs://127.0.0.1/%2$s/hello.txt?nfsport=%1$d&mountport=%1$d&version=3'
+          nfs-cp /etc/hostname 'nfs://127.0.0.1/%2$s/from-nfs.txt?nfsport=%1$d&mountport=%1$d&version=3'
+        With the kernel's NFS client (root; apt-get install nfs-common); the demo runs no rpcbind, so the options name
+        both ports (the short form 'mount -t nfs 127.0.0.1:/%2$s /mnt/nfs' would ask rpcbind on port 111):
+          mkdir -p /mnt/nfs && mount -t nfs -o %3$s 127.0.0.1:/%2$s /mnt/nfs
+        """.formatted(port, BUCKET, nfsMountOptions(port)));
     System.out.flush();
+  }
+
+  /** The kernel client's options for an NFSv3 server that serves NFS and MOUNT on one TCP port, without rpcbind. */
+  static String nfsMountOptions(int port) {
+    return "nfsvers=3,proto=tcp,mountproto=tcp,port=" + port + ",mountport=" + port + ",nolock";
   }
 
   private static void deleteTree(Path base) {

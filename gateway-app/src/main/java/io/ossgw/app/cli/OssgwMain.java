@@ -1,9 +1,12 @@
 package io.ossgw.app.cli;
 
+import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.QuarkusBindException;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import jakarta.inject.Inject;
+import java.util.function.BiConsumer;
 import picocli.CommandLine;
 
 /**
@@ -22,7 +25,32 @@ public class OssgwMain implements QuarkusApplication {
       System.err.println("ossgw: " + problem);
       System.exit(ExitCodes.USAGE);
     }
-    Quarkus.run(OssgwMain.class, args);
+    BiConsumer<Integer, Throwable> exit = ApplicationLifecycleManager.getDefaultExitCodeHandler();
+    Quarkus.run(OssgwMain.class, (code, failure) -> {
+      String hint = startupHint(failure);
+      if (hint != null) {
+        System.err.println("ossgw: " + hint);
+      }
+      exit.accept(code, failure); // Quarkus's own (System.exit; in @QuarkusMainTest, the test's)
+    }, args);
+  }
+
+  /**
+   * The ossgw hint for a start-up failure, or null: for the HTTP port of {@code serve} being taken (Quarkus's
+   * {@link QuarkusBindException}), the documented ways to pick another port (README: {@code QUARKUS_HTTP_PORT}).
+   */
+  static String startupHint(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof QuarkusBindException b) {
+        return "the HTTP port " + b.getPort() + " (health and metrics) is already in use on " + b.getHost()
+            + "; pick another with QUARKUS_HTTP_PORT=PORT (environment) or quarkus.http.port=PORT (--config FILE), "
+            + "e.g. QUARKUS_HTTP_PORT=8081 ossgw serve ...";
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return null;
   }
 
   @Override

@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Run the gateway from configuration: application.properties, environment variables "
-        + "(OSSGW_OSS_ENDPOINT, ...), -D system properties and --config FILE: FUSE mounts (ossgw.mounts.*) and NFS "
-        + "exports (ossgw.exports.*, ossgw.nfs.*).",
+        + "(OSSGW_OSS_ENDPOINT, ...), -D system properties and --config FILE: FUSE mounts (ossgw.mounts.*), NFS "
+        + "exports (ossgw.exports.*, ossgw.nfs.*) and SMB shares (ossgw.shares.*, ossgw.smb.*; Samba's smbd).",
         "Quick form: ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR] --smb [--smb-port P] "
             + "[--smb-bind ADDR] --smb-user NAME:PASSWORD_FILE -o OPTIONS",
         "Health: /q/health/ready and /q/health/live; Prometheus metrics: /q/metrics (HTTP port: quarkus.http.port, "

@@ -103,7 +103,47 @@ public final class SambaTools {
    * @throws SmbException if it cannot be started or does not finish within 60 s
    */
   public static Result run(List<String> command, String stdin) {
-    ProcessBuilder pb = cleanEnvironment(new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true));
+    return run(command, stdin, null);
+  }
+
+  /**
+   * Runs a command whose standard output is data (e.g. {@code pdbedit -L}): its standard error (Samba's DEBUG lines,
+   * e.g. {@code tdbsam_open: Converting version 0.0 database to version 4.0.} when a passdb is created) is kept out
+   * of {@link Result#output()} on success and appended to it on failure, for the error message.
+   *
+   * @throws SmbException if it cannot be started or does not finish within 60 s
+   */
+  public static Result runForOutput(List<String> command) {
+    Path err = null;
+    try {
+      err = Files.createTempFile("ossgw-samba-", ".err");
+      Result r = run(command, null, err);
+      if (r.ok()) {
+        return r;
+      }
+      String e = Files.readString(err, StandardCharsets.UTF_8).strip();
+      return new Result(r.exit(), (r.output() + "\n" + e).strip());
+    } catch (IOException e) {
+      throw new SmbException("running " + command.getFirst() + " failed: " + e.getMessage(), e);
+    } finally {
+      if (err != null) {
+        try {
+          Files.deleteIfExists(err);
+        } catch (IOException ignored) {
+          // a temp file left behind is harmless
+        }
+      }
+    }
+  }
+
+  /** Runs {@code command}; standard error goes to {@code stderrFile}, or into the output when it is null. */
+  private static Result run(List<String> command, String stdin, Path stderrFile) {
+    ProcessBuilder pb = cleanEnvironment(new ProcessBuilder(new ArrayList<>(command)));
+    if (stderrFile == null) {
+      pb.redirectErrorStream(true);
+    } else {
+      pb.redirectError(stderrFile.toFile()); // a file, not a pipe: nothing to drain while stdout is read
+    }
     Process p;
     try {
       p = pb.start();

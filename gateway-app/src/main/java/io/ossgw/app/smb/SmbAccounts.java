@@ -18,6 +18,7 @@ public final class SmbAccounts {
 
   /** Names useradd accepts by default on Debian (NAME_REGEX), and at most 32 characters. */
   static final Pattern USER_NAME = Pattern.compile("[a-z_][a-z0-9_-]{0,30}[$]?");
+  private static final Pattern USER_LIST_UID = Pattern.compile("-?[0-9]+");
 
   private SmbAccounts() {}
 
@@ -59,17 +60,28 @@ public final class SmbAccounts {
     }
   }
 
-  /** The user names in the passdb ({@code pdbedit -L} prints {@code name:uid:full name} lines). */
+  /**
+   * The user names in the passdb, from {@code pdbedit -L}'s standard output; its standard error (Samba's DEBUG lines
+   * such as {@code tdbsam_open: Converting version 0.0 database ...}) is not part of the listing.
+   */
   static List<String> passdbUsers(Path pdbedit, Path conf) {
-    SambaTools.Result r = SambaTools.run(List.of(pdbedit.toString(), "-s", conf.toString(), "-L"), null);
+    SambaTools.Result r = SambaTools.runForOutput(List.of(pdbedit.toString(), "-s", conf.toString(), "-L"));
     if (!r.ok()) {
       throw new SmbException("cannot list the SMB passdb (" + conf + "): " + r.output());
     }
+    return parseUserList(r.output());
+  }
+
+  /**
+   * Parses {@code pdbedit -L} output: one {@code name:uid:full name} line per user (Samba's
+   * {@code print_sam_info}, uid numeric, possibly -1); any other line is not a user and is skipped.
+   */
+  static List<String> parseUserList(String listing) {
     List<String> names = new ArrayList<>();
-    for (String line : r.output().split("\n")) {
-      int colon = line.indexOf(':');
-      if (colon > 0 && validName(line.substring(0, colon))) {
-        names.add(line.substring(0, colon));
+    for (String line : listing.split("\n")) {
+      String[] f = line.split(":", 3);
+      if (f.length == 3 && validName(f[0]) && USER_LIST_UID.matcher(f[1]).matches()) {
+        names.add(f[0]);
       }
     }
     return names;

@@ -18,6 +18,18 @@ class CliMainTest {
   }
 
   @Test
+  @Launch({"--help"})
+  void helpNamesAllThreeProtocolsAsAvailable(LaunchResult r) {
+    assertThat(r.getOutput()).contains("FUSE").contains("NFSv3").contains("SMB").doesNotContain("come later");
+  }
+
+  @Test
+  @Launch({"serve", "--help"})
+  void serveHelpSaysItServesSmb(LaunchResult r) {
+    assertThat(r.getOutput()).contains("SMB shares (ossgw.shares.*").contains("NFS exports");
+  }
+
+  @Test
   @Launch({"mount", "--list-options"})
   void listOptions(LaunchResult r) {
     assertThat(r.getOutput()).contains("`stat_cache_expire=`").contains("`allow_other`");

@@ -47,7 +47,7 @@ public final class MountOptions {
         String name = eq < 0 ? item : item.substring(0, eq);
         String value = eq < 0 ? null : item.substring(eq + 1);
         OptionSpec spec = OptionCatalog.find(name).orElseThrow(() -> new IllegalArgumentException(
-            "unknown option '" + name + "' (see 'ossgw mount --list-options')"));
+            "unknown option '" + name + "'" + didYouMean(name) + " (see 'ossgw mount --list-options')"));
         if (spec.kind() == OptionKind.NOT_IMPLEMENTED) {
           throw new IllegalArgumentException("ossfs option '" + name + "' is not implemented by ossgw yet; remove it to mount");
         }
@@ -61,6 +61,17 @@ public final class MountOptions {
       }
     }
     return new MountOptions(out);
+  }
+
+  /** {@code "; did you mean 'a' or 'b'?"} with the nearest known names, or "" when none is near. */
+  private static String didYouMean(String name) {
+    List<String> near = OptionCatalog.nearest(name);
+    if (near.isEmpty()) {
+      return "";
+    }
+    List<String> quoted = near.stream().map(n -> "'" + n + "'").toList();
+    return "; did you mean " + (quoted.size() == 1 ? quoted.getFirst()
+        : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.getLast()) + "?";
   }
 
   /** Builds options from a name-to-value map (Quarkus config); flags map to "" or "true". Same checks as {@link #parse}. */

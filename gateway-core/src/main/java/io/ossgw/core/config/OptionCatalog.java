@@ -5,8 +5,10 @@ import static io.ossgw.core.config.OptionKind.ENGINE;
 import static io.ossgw.core.config.OptionKind.FUSE;
 import static io.ossgw.core.config.OptionKind.NOT_IMPLEMENTED;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -159,6 +161,56 @@ public final class OptionCatalog {
   /** The spec of an option name, if ossgw knows it. */
   public static Optional<OptionSpec> find(String name) {
     return Optional.ofNullable(SPECS.get(name));
+  }
+
+  /**
+   * The known option names nearest to a mistyped one, for "did you mean" hints: the names at the smallest optimal
+   * string alignment distance (Levenshtein plus adjacent transpositions) from {@code name}, if that distance is small
+   * for the name's length (1 up to 4 characters, 2 up to 8, else 3); options ossgw does not implement are left out.
+   *
+   * @return at most 3 names in documentation order, empty when nothing is near
+   */
+  public static List<String> nearest(String name) {
+    int limit = name.length() <= 4 ? 1 : name.length() <= 8 ? 2 : 3;
+    int best = Integer.MAX_VALUE;
+    List<String> out = new ArrayList<>();
+    for (OptionSpec spec : SPECS.values()) {
+      if (spec.kind() == NOT_IMPLEMENTED) {
+        continue;
+      }
+      int d = distance(name, spec.name());
+      if (d > limit || d > best) {
+        continue;
+      }
+      if (d < best) {
+        best = d;
+        out.clear();
+      }
+      out.add(spec.name());
+    }
+    return out.size() > 3 ? List.copyOf(out.subList(0, 3)) : List.copyOf(out);
+  }
+
+  /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1 each. */
+  static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        int v = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          v = Math.min(v, d[i - 2][j - 2] + 1);
+        }
+        d[i][j] = v;
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   /** All known options in documentation order. */

@@ -1,0 +1,24 @@
+# Sourced by .ci/run (and by src/test/e2e/test_ci_packages.py): which Debian packages the tests need and which of
+# them are missing, without installing anything.
+#
+# FUSE: jnr-fuse needs libfuse2 (the library) and a fusermount program for non-root mounts. Either `fuse` (fuse 2's
+# /bin/fusermount) or `fuse3` provides it: fuse3 ships /bin/fusermount as a symlink to fusermount3 (dpkg -c
+# fuse3_3.14.0-4_amd64.deb) and speaks the same protocol. The two packages conflict (fuse3 Breaks/Replaces fuse), so
+# `fuse` is only installed when neither is there: installing it would remove fuse3, which other FUSE software needs.
+# libfuse3-3 is the library alone (the jfuse binding's tests) and coexists with both.
+
+# apt-get that waits up to 10 min for the dpkg lock (another apt/unattended-upgrades run) instead of failing at once.
+CI_APT=(apt-get -o DPkg::Lock::Timeout=600)
+
+ci_installed() { # package -> status 0 when dpkg has it installed
+  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+# Prints the missing packages, one per line.
+ci_missing_packages() {
+  local p
+  for p in libfuse2 fio attr python3-venv libnfs-utils libfuse3-3; do
+    ci_installed "$p" || echo "$p"
+  done
+  ci_installed fuse || ci_installed fuse3 || echo fuse
+}
