@@ -151,6 +151,21 @@ public final class FuseFilesystem {
     });
   }
 
+  /**
+   * getattr of a path given as the kernel's bytes (without the NUL): a path that is not valid UTF-8 is EINVAL, never
+   * another name's attributes. The kernel starts every operation on a name with a LOOKUP, which libfuse answers with
+   * getattr, so a name refused here never reaches create, mkdir, rename or any other operation: two such names can
+   * never be merged into one object (issue 9 item 2). NFS answers NFS3ERR_INVAL alike.
+   */
+  public int getattr(byte[] path, StatSink out) {
+    String p = FuseNames.utf8OrNull(path);
+    if (p == null) {
+      stats.call(FuseOp.GETATTR);
+      return fail(FuseOp.GETATTR, Errno.EINVAL);
+    }
+    return getattr(p, out);
+  }
+
   /** fgetattr: fstat(2) of an open file; {@code path} may be null. */
   public int fgetattr(String path, long fh, StatSink out) {
     return call(FuseOp.FGETATTR, path, () -> {

@@ -87,12 +87,16 @@ final class JfuseFileOps {
   int getattr(MemorySegment path, MemorySegment stat, MemorySegment fi) {
     String p = null;
     try {
-      p = path(path);
       MemorySegment st = stat.reinterpret(JfuseStructs.STAT_SIZE);
       if (!isNull(fi)) {
+        p = path(path);
         return fs.fgetattr(p, fh(fi), a -> JfuseStructs.putStat(st, a, blksize));
       }
-      return fs.getattr(p, a -> JfuseStructs.putStat(st, a, blksize));
+      if (isNull(path)) {
+        return fs.getattr((String) null, a -> JfuseStructs.putStat(st, a, blksize));
+      }
+      // the path's bytes, not getString(0): that replaces invalid UTF-8 with U+FFFD, merging distinct names
+      return fs.getattr(bytes(path), a -> JfuseStructs.putStat(st, a, blksize));
     } catch (Throwable t) {
       return glue("getattr", p, t);
     }
@@ -194,6 +198,16 @@ final class JfuseFileOps {
   /** The C string at {@code s} (UTF-8), or null for a NULL pointer. */
   private static String path(MemorySegment s) {
     return isNull(s) ? null : s.reinterpret(Long.MAX_VALUE).getString(0);
+  }
+
+  /** The bytes of the C string at {@code s} (not NULL), without its NUL. */
+  private static byte[] bytes(MemorySegment s) {
+    MemorySegment all = s.reinterpret(Long.MAX_VALUE);
+    long len = 0;
+    while (all.get(java.lang.foreign.ValueLayout.JAVA_BYTE, len) != 0) {
+      len++;
+    }
+    return all.asSlice(0, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
   }
 
   private static long fh(MemorySegment fi) {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Struct;
+import jnr.ffi.annotations.Delegate;
 import jnr.ffi.mapper.FromNativeConverter;
 import jnr.ffi.provider.jffi.ClosureHelper;
 import org.slf4j.Logger;
@@ -69,6 +70,33 @@ final class JnrCallbacks {
     opsMemory.putInt(flagsOffset, FLAG_NULLPATH_OK | FLAG_UTIME_OMIT_OK);
   }
 
+  /**
+   * libfuse's getattr with the path's bytes: jnr-fuse's {@code GetAttrCallback} takes a String that jnr-ffi decodes
+   * replacing invalid UTF-8 with U+FFFD, so {@code col\xff.txt} and {@code col\xfe.txt} reached the engine as one
+   * name. Every operation on a name starts with the kernel's LOOKUP, which libfuse answers with getattr: refusing the
+   * name here (EINVAL) keeps it from every other operation.
+   */
+  public interface RawGetattr {
+    @Delegate
+    int getattr(Pointer path, Pointer stbuf);
+  }
+
+  /** Held for as long as the operations table: the closure must outlive every call libfuse makes through it. */
+  private final RawGetattr getattr = this::getattr;
+
+  private int getattr(Pointer path, Pointer stbuf) {
+    try {
+      if (path == null) {
+        return fs.getattr((String) null, attr -> NativeLayout.putStat(stbuf, attr, blksize));
+      }
+      byte[] bytes = new byte[path.indexOf(0, (byte) 0)];
+      path.get(0, bytes, 0, bytes.length);
+      return fs.getattr(bytes, attr -> NativeLayout.putStat(stbuf, attr, blksize));
+    } catch (Throwable t) {
+      return glue("getattr", null, t);
+    }
+  }
+
   FuseOperations operations() {
     return ops;
   }
@@ -82,13 +110,9 @@ final class JnrCallbacks {
       }
       return null;
     });
-    ops.getattr.set((path, stbuf) -> {
-      try {
-        return fs.getattr(path, attr -> NativeLayout.putStat(stbuf, attr, blksize));
-      } catch (Throwable t) {
-        return glue("getattr", path, t);
-      }
-    });
+    // getattr takes the path as a pointer (jnr-fuse's String would be decoded with U+FFFD replacing invalid UTF-8)
+    opsMemory.putPointer(ops.getattr.offset(),
+        NativeLayout.RUNTIME.getClosureManager().getClosurePointer(RawGetattr.class, getattr));
     ops.fgetattr.set((path, stbuf, fi) -> {
       try {
         return fs.fgetattr(path, fi.getLong(NativeLayout.FI_FH), attr -> NativeLayout.putStat(stbuf, attr, blksize));
