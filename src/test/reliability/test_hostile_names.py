@@ -1,9 +1,9 @@
 """Reliability: hostile names through a FUSE mount (`./ossgw mount`, real syscalls), issue 9 items 2 and 4.
 
 - Names that are not valid UTF-8 (`col\\xff.txt`, `col\\xfe.txt`, a truncated sequence, an encoded surrogate, an
-  overlong `/`) are refused with EINVAL by every call (create, mkdir, stat, rename onto them, symlink); they never
-  become `col\\uFFFD.txt`, so two of them can never be merged into one object. A real U+FFFD (EF BF BD) is an ordinary
-  name and works.
+  overlong `/`) are refused with EINVAL by every call (create, mkdir, stat, rename onto them, symlink; also a
+  symlink target that is not UTF-8); they never become `col\\uFFFD.txt`, so two of them can never be merged into
+  one object. A real U+FFFD (EF BF BD) is an ordinary name and works.
 - Other hostile names round-trip exactly and stay distinct: newlines, tabs, leading dashes, backslashes, spaces at
   either end, `%`/`+`, emoji, NFC and NFD forms of one word (two objects, never normalised).
 - Lengths: a 255-byte component works and 256 is ENAMETOOLONG (also in 2-byte characters); a 1,023-byte key works,
@@ -42,6 +42,8 @@ def test_invalid_utf8_names_are_einval_and_never_merge(mounts, new_bucket):
         expect_errno(errno.EINVAL, os.stat, p)
         expect_errno(errno.EINVAL, os.symlink, b"ok.txt", p)
         expect_errno(errno.EINVAL, os.rename, d + b"/ok.txt", p)
+    # a symlink's target is stored as UTF-8 too: one that is not would come back changed
+    expect_errno(errno.EINVAL, os.symlink, b"target\xff", d + b"/badlink")
     # a real U+FFFD is an ordinary name: it works, and is not what an invalid name was turned into
     real = d + "/col\ufffd.txt".encode()
     with open(real, "wb") as f:

@@ -287,6 +287,19 @@ public final class FuseFilesystem {
     });
   }
 
+  /**
+   * symlink(2) with the target as the kernel's bytes: a target that is not valid UTF-8 is EINVAL (it is stored as UTF-8
+   * and would come back with U+FFFD in place of its bytes; NFS answers SYMLINK alike with NFS3ERR_INVAL).
+   */
+  public int symlink(byte[] target, String linkPath, Caller caller) {
+    String t = FuseNames.utf8OrNull(target);
+    if (t == null) {
+      stats.call(FuseOp.SYMLINK);
+      return fail(FuseOp.SYMLINK, Errno.EINVAL);
+    }
+    return symlink(t, linkPath, caller);
+  }
+
   /** chmod(2): permission bits 07777 of {@code mode}. */
   public int chmod(String path, int mode, Caller caller) {
     stats.call(FuseOp.CHMOD);

@@ -206,7 +206,8 @@ class NamespaceMountTest extends MountedTestBase {
   void namesThatAreNotUtf8AreEinvalAndARealReplacementCharacterWorks() throws Exception {
     String script = String.join("\n",
         "import errno, os, sys",
-        "d = os.fsencode(sys.argv[1])",
+        "d = os.fsencode(sys.argv[1]) + b'/utf8'",
+        "os.mkdir(d)",
         "for bad in (b'col\\xff.txt', b'col\\xfe.txt', b'x\\xc3', b'o\\xc0\\xaf'):",
         "    for op in (lambda p: os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o644)), os.mkdir, os.stat):",
         "        try:",
@@ -215,10 +216,17 @@ class NamespaceMountTest extends MountedTestBase {
         "        except OSError as e:",
         "            print(errno.errorcode[e.errno])",
         "os.close(os.open(d + '/col\\ufffd.txt'.encode(), os.O_CREAT | os.O_WRONLY, 0o644))",
-        "print(os.stat(d + '/col\\ufffd.txt'.encode()).st_size)");
+        "print(os.stat(d + '/col\\ufffd.txt'.encode()).st_size)",
+        "try:",
+        "    os.symlink(b'target\\xff', d + b'/badlink')",
+        "    print('accepted a target that is not UTF-8')",
+        "except OSError as e:",
+        "    print(errno.errorcode[e.errno])",
+        "os.symlink('real\\ufffd'.encode(), d + b'/link')",
+        "print(os.readlink(d + b'/link') == 'real\\ufffd'.encode())");
     Sh.Result r = Sh.run(List.of("python3", "-c", script, mnt.toString()));
-    assertThat(r.out()).as(r.err()).isEqualTo("EINVAL\n".repeat(12) + "0\n");
-    assertThat(vfs.getattr("/col\uFFFD.txt").isRegular()).isTrue();
-    assertThat(vfs.readdir("/").entries()).extracting(e -> e.name()).containsExactly("col\uFFFD.txt");
+    assertThat(r.out()).as(r.err()).isEqualTo("EINVAL\n".repeat(12) + "0\nEINVAL\nTrue\n");
+    assertThat(vfs.getattr("/utf8/col\uFFFD.txt").isRegular()).isTrue();
+    assertThat(vfs.readdir("/utf8").entries()).extracting(e -> e.name()).containsExactlyInAnyOrder("col\uFFFD.txt", "link");
   }
 }

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * MemorySegment.getString(0)} unconditionally, which reads address 0 and kills the JVM with SIGSEGV (seen in
  * FileIoMountTest#unlinkedOpenFileStaysReadableAndLeavesNoHiddenFile). These upcalls map NULL to a null path, which
  * FuseFilesystem accepts for fh-based operations, exactly as the jnr binding passes it. READ and WRITE hand
- * FuseFilesystem a ByteBuffer over libfuse's request buffer: no copy.
+ * FuseFilesystem a ByteBuffer over libfuse's request buffer: no copy. getattr (every LOOKUP) and symlink's target
+ * pass the path's bytes, decoded strictly by FuseFilesystem: getString would put U+FFFD in place of invalid UTF-8.
  *
  * <p>Native layouts come from jfuse's own generated classes ({@code fuse_file_info.fh} @16, {@code struct stat} via
  * {@link JfuseStructs}); {@code struct timespec[2]} is {sec, nsec, sec, nsec} of 64-bit values on x86-64.
@@ -65,6 +66,7 @@ final class JfuseFileOps {
     set(o, fuse_operations::flush, stub(arena, "flush", JAVA_INT, ADDRESS, ADDRESS));
     set(o, fuse_operations::release, stub(arena, "release", JAVA_INT, ADDRESS, ADDRESS));
     set(o, fuse_operations::fsync, stub(arena, "fsync", JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    set(o, fuse_operations::symlink, stub(arena, "symlink", JAVA_INT, ADDRESS, ADDRESS));
   }
 
   private static void set(MemorySegment ops, BiConsumer<MemorySegment, MemorySegment> slot, MemorySegment fn) {
@@ -188,6 +190,17 @@ final class JfuseFileOps {
       return fs.fsync(p, fh(fi), datasync != 0);
     } catch (Throwable t) {
       return glue("fsync", p, t);
+    }
+  }
+
+  /** symlink with the target's bytes: jfuse's getString would put U+FFFD in place of invalid UTF-8. */
+  int symlink(MemorySegment target, MemorySegment link) {
+    String p = null;
+    try {
+      p = path(link);
+      return fs.symlink(bytes(target), p, nat.caller());
+    } catch (Throwable t) {
+      return glue("symlink", p, t);
     }
   }
 

@@ -89,12 +89,34 @@ final class JnrCallbacks {
       if (path == null) {
         return fs.getattr((String) null, attr -> NativeLayout.putStat(stbuf, attr, blksize));
       }
-      byte[] bytes = new byte[path.indexOf(0, (byte) 0)];
-      path.get(0, bytes, 0, bytes.length);
-      return fs.getattr(bytes, attr -> NativeLayout.putStat(stbuf, attr, blksize));
+      return fs.getattr(cString(path), attr -> NativeLayout.putStat(stbuf, attr, blksize));
     } catch (Throwable t) {
       return glue("getattr", null, t);
     }
+  }
+
+  /** libfuse's symlink with the target's bytes (see {@link RawGetattr}); the link's name passed getattr already. */
+  public interface RawSymlink {
+    @Delegate
+    int symlink(Pointer target, Pointer link);
+  }
+
+  private final RawSymlink symlink = this::symlink;
+
+  private int symlink(Pointer target, Pointer link) {
+    try {
+      String linkPath = link.getString(0, link.indexOf(0, (byte) 0), StandardCharsets.UTF_8);
+      return withCaller(linkPath, c -> fs.symlink(cString(target), linkPath, c));
+    } catch (Throwable t) {
+      return glue("symlink", null, t);
+    }
+  }
+
+  /** The bytes of a C string, without its NUL. */
+  private static byte[] cString(Pointer p) {
+    byte[] bytes = new byte[p.indexOf(0, (byte) 0)];
+    p.get(0, bytes, 0, bytes.length);
+    return bytes;
   }
 
   FuseOperations operations() {
@@ -129,7 +151,9 @@ final class JnrCallbacks {
     ops.rmdir.set(fs::rmdir);
     ops.unlink.set(fs::unlink);
     ops.rename.set(fs::rename);
-    ops.symlink.set((target, link) -> withCaller(link, c -> fs.symlink(target, link, c)));
+    // the target as a pointer too: jnr-fuse's String would carry U+FFFD in place of invalid bytes
+    opsMemory.putPointer(ops.symlink.offset(),
+        NativeLayout.RUNTIME.getClosureManager().getClosurePointer(RawSymlink.class, symlink));
     ops.chmod.set((path, mode) -> withCaller(path, c -> fs.chmod(path, (int) mode, c)));
     // uid_t/gid_t arrive as unsigned 32-bit values in a long: (int) turns (uid_t) -1 into -1.
     ops.chown.set((path, uid, gid) -> withCaller(path, c -> fs.chown(path, (int) uid, (int) gid, c)));
