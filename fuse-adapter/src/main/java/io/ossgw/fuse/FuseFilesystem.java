@@ -151,6 +151,21 @@ public final class FuseFilesystem {
     });
   }
 
+  /**
+   * getattr of a path given as the kernel's bytes (without the NUL): a path that is not valid UTF-8 is EINVAL, never
+   * another name's attributes. The kernel starts every operation on a name with a LOOKUP, which libfuse answers with
+   * getattr, so a name refused here never reaches create, mkdir, rename or any other operation: two such names can
+   * never be merged into one object (issue 9 item 2). NFS answers NFS3ERR_INVAL alike.
+   */
+  public int getattr(byte[] path, StatSink out) {
+    String p = FuseNames.utf8OrNull(path);
+    if (p == null) {
+      stats.call(FuseOp.GETATTR);
+      return fail(FuseOp.GETATTR, Errno.EINVAL);
+    }
+    return getattr(p, out);
+  }
+
   /** fgetattr: fstat(2) of an open file; {@code path} may be null. */
   public int fgetattr(String path, long fh, StatSink out) {
     return call(FuseOp.FGETATTR, path, () -> {
@@ -270,6 +285,19 @@ public final class FuseFilesystem {
       vfs.symlink(target, linkPath, caller);
       return 0;
     });
+  }
+
+  /**
+   * symlink(2) with the target as the kernel's bytes: a target that is not valid UTF-8 is EINVAL (it is stored as UTF-8
+   * and would come back with U+FFFD in place of its bytes; NFS answers SYMLINK alike with NFS3ERR_INVAL).
+   */
+  public int symlink(byte[] target, String linkPath, Caller caller) {
+    String t = FuseNames.utf8OrNull(target);
+    if (t == null) {
+      stats.call(FuseOp.SYMLINK);
+      return fail(FuseOp.SYMLINK, Errno.EINVAL);
+    }
+    return symlink(t, linkPath, caller);
   }
 
   /** chmod(2): permission bits 07777 of {@code mode}. */

@@ -1,11 +1,17 @@
 package io.ossgw.fuse;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Name rules at the FUSE boundary. The kernel accepts FUSE names up to 1024 bytes (FUSE_NAME_MAX), so a 300-byte name
  * does reach the filesystem; Linux tools and POSIX expect ENAMETOOLONG above 255 bytes (NAME_MAX), which the adapter
- * answers itself. Listings skip names that could not be looked up again.
+ * answers itself. Names that are not valid UTF-8 are EINVAL (see {@link #utf8OrNull}). Listings skip names that could
+ * not be looked up again.
  */
-final class FuseNames {
+public final class FuseNames {
   /** Longest name component in bytes of UTF-8. */
   static final int NAME_MAX = 255;
 
@@ -31,6 +37,21 @@ final class FuseNames {
         && name.indexOf('/') < 0
         && name.indexOf('\0') < 0
         && utf8Length(name, 0) <= NAME_MAX;
+  }
+
+  /**
+   * The path the kernel passed, as bytes (without the NUL), decoded as UTF-8; null if the bytes are not valid UTF-8.
+   * OSS keys are UTF-8: a name that is not has no key, and decoding it with replacement (as jnr-ffi and FFM's
+   * {@code getString} do) would turn {@code col\xff.txt} and {@code col\xfe.txt} into the same {@code col\uFFFD.txt}. A
+   * real U+FFFD (EF BF BD) is valid UTF-8 and decodes to itself.
+   */
+  public static String utf8OrNull(byte[] path) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(path)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
   }
 
   private static int utf8Length(String s, int from) {

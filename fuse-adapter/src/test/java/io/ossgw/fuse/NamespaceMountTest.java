@@ -197,4 +197,36 @@ class NamespaceMountTest extends MountedTestBase {
     // d_type from the listing: find -type works without stat
     assertThat(sh("find " + q(mnt.resolve("lsdir")) + " -type l").ok().out().trim()).endsWith("/lsdir/l");
   }
+
+  /**
+   * Names that are not UTF-8 are EINVAL for every call (they were decoded with U+FFFD replacing the bad bytes, so
+   * col\xff.txt and col\xfe.txt were one file); a real U+FFFD (EF BF BD) is an ordinary name.
+   */
+  @Test
+  void namesThatAreNotUtf8AreEinvalAndARealReplacementCharacterWorks() throws Exception {
+    String script = String.join("\n",
+        "import errno, os, sys",
+        "d = os.fsencode(sys.argv[1]) + b'/utf8'",
+        "os.mkdir(d)",
+        "for bad in (b'col\\xff.txt', b'col\\xfe.txt', b'x\\xc3', b'o\\xc0\\xaf'):",
+        "    for op in (lambda p: os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o644)), os.mkdir, os.stat):",
+        "        try:",
+        "            op(d + b'/' + bad)",
+        "            print('accepted', bad)",
+        "        except OSError as e:",
+        "            print(errno.errorcode[e.errno])",
+        "os.close(os.open(d + '/col\\ufffd.txt'.encode(), os.O_CREAT | os.O_WRONLY, 0o644))",
+        "print(os.stat(d + '/col\\ufffd.txt'.encode()).st_size)",
+        "try:",
+        "    os.symlink(b'target\\xff', d + b'/badlink')",
+        "    print('accepted a target that is not UTF-8')",
+        "except OSError as e:",
+        "    print(errno.errorcode[e.errno])",
+        "os.symlink('real\\ufffd'.encode(), d + b'/link')",
+        "print(os.readlink(d + b'/link') == 'real\\ufffd'.encode())");
+    Sh.Result r = Sh.run(List.of("python3", "-c", script, mnt.toString()));
+    assertThat(r.out()).as(r.err()).isEqualTo("EINVAL\n".repeat(12) + "0\nEINVAL\nTrue\n");
+    assertThat(vfs.getattr("/utf8/col\uFFFD.txt").isRegular()).isTrue();
+    assertThat(vfs.readdir("/utf8").entries()).extracting(e -> e.name()).containsExactlyInAnyOrder("col\uFFFD.txt", "link");
+  }
 }

@@ -31,6 +31,8 @@ final class NfsGateway implements AutoCloseable {
   final Path stateDir;
   private Function<Engine, List<Export>> exports;
   private final List<String> options;
+  /** How long an NFS open handle lives without calls (pending creates wait that long for their upload). */
+  private java.time.Duration openIdle = java.time.Duration.ofMillis(500);
   Engine engine;
   NfsServer server;
   private int port;
@@ -56,6 +58,14 @@ final class NfsGateway implements AutoCloseable {
     start(0);
   }
 
+  /** One export of the whole bucket whose open handles live {@code openIdle} without calls (restarted with it). */
+  static NfsGateway withOpenIdle(Path stateDir, java.time.Duration openIdle) {
+    NfsGateway g = simple(stateDir);
+    g.openIdle = openIdle;
+    g.restart();
+    return g;
+  }
+
   /** One export "/nfs-test" of the whole bucket with the defaults. */
   static NfsGateway simple(Path stateDir, String... options) {
     return new NfsGateway(stateDir, null, e -> List.of(Export.builder("/" + BUCKET, e.fileSystem()).build()), options);
@@ -70,7 +80,7 @@ final class NfsGateway implements AutoCloseable {
         stateDir.resolve("engine"));
     engine = Engine.start(c);
     NfsServer.Builder b = NfsServer.builder().bind("127.0.0.1").port(port).stateDir(stateDir.resolve("nfs"))
-        .openIdleTimeout(java.time.Duration.ofMillis(500));
+        .openIdleTimeout(openIdle);
     exports.apply(engine).forEach(b::export);
     server = b.build().start();
     this.port = server.port();

@@ -177,6 +177,9 @@ class NfsRpcTest {
     assertThat(nfs.lookup(d, "missing").status()).isEqualTo(nfsstat3.NFS3ERR_NOENT);
     assertThat(nfs.lookup(f, "x").status()).isEqualTo(nfsstat3.NFS3ERR_NOTDIR);
     assertThat(nfs.lookup(d, "a".repeat(256)).status()).isEqualTo(nfsstat3.NFS3ERR_NAMETOOLONG);
+    // a '/' in a name is ACCES for LOOKUP as for CREATE (SEMANTICS.md, Names), even when the path it spells exists
+    assertThat(nfs.lookup(root, "lk/file").status()).isEqualTo(nfsstat3.NFS3ERR_ACCES);
+    assertThat(nfs.create(d, "a/b", 0644).status()).isEqualTo(nfsstat3.NFS3ERR_ACCES);
     // the same fileid from GETATTR, LOOKUP and the handle, across calls
     assertThat(nfs.getattr(f).objAttributes().fileid()).isEqualTo(r.objAttributes().fileid());
   }

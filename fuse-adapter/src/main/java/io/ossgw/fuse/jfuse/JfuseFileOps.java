@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * MemorySegment.getString(0)} unconditionally, which reads address 0 and kills the JVM with SIGSEGV (seen in
  * FileIoMountTest#unlinkedOpenFileStaysReadableAndLeavesNoHiddenFile). These upcalls map NULL to a null path, which
  * FuseFilesystem accepts for fh-based operations, exactly as the jnr binding passes it. READ and WRITE hand
- * FuseFilesystem a ByteBuffer over libfuse's request buffer: no copy.
+ * FuseFilesystem a ByteBuffer over libfuse's request buffer: no copy. getattr (every LOOKUP) and symlink's target
+ * pass the path's bytes, decoded strictly by FuseFilesystem: getString would put U+FFFD in place of invalid UTF-8.
  *
  * <p>Native layouts come from jfuse's own generated classes ({@code fuse_file_info.fh} @16, {@code struct stat} via
  * {@link JfuseStructs}); {@code struct timespec[2]} is {sec, nsec, sec, nsec} of 64-bit values on x86-64.
@@ -65,6 +66,7 @@ final class JfuseFileOps {
     set(o, fuse_operations::flush, stub(arena, "flush", JAVA_INT, ADDRESS, ADDRESS));
     set(o, fuse_operations::release, stub(arena, "release", JAVA_INT, ADDRESS, ADDRESS));
     set(o, fuse_operations::fsync, stub(arena, "fsync", JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    set(o, fuse_operations::symlink, stub(arena, "symlink", JAVA_INT, ADDRESS, ADDRESS));
   }
 
   private static void set(MemorySegment ops, BiConsumer<MemorySegment, MemorySegment> slot, MemorySegment fn) {
@@ -87,12 +89,16 @@ final class JfuseFileOps {
   int getattr(MemorySegment path, MemorySegment stat, MemorySegment fi) {
     String p = null;
     try {
-      p = path(path);
       MemorySegment st = stat.reinterpret(JfuseStructs.STAT_SIZE);
       if (!isNull(fi)) {
+        p = path(path);
         return fs.fgetattr(p, fh(fi), a -> JfuseStructs.putStat(st, a, blksize));
       }
-      return fs.getattr(p, a -> JfuseStructs.putStat(st, a, blksize));
+      if (isNull(path)) {
+        return fs.getattr((String) null, a -> JfuseStructs.putStat(st, a, blksize));
+      }
+      // the path's bytes, not getString(0): that replaces invalid UTF-8 with U+FFFD, merging distinct names
+      return fs.getattr(bytes(path), a -> JfuseStructs.putStat(st, a, blksize));
     } catch (Throwable t) {
       return glue("getattr", p, t);
     }
@@ -187,6 +193,17 @@ final class JfuseFileOps {
     }
   }
 
+  /** symlink with the target's bytes: jfuse's getString would put U+FFFD in place of invalid UTF-8. */
+  int symlink(MemorySegment target, MemorySegment link) {
+    String p = null;
+    try {
+      p = path(link);
+      return fs.symlink(bytes(target), p, nat.caller());
+    } catch (Throwable t) {
+      return glue("symlink", p, t);
+    }
+  }
+
   private static boolean isNull(MemorySegment s) {
     return s.address() == 0;
   }
@@ -194,6 +211,16 @@ final class JfuseFileOps {
   /** The C string at {@code s} (UTF-8), or null for a NULL pointer. */
   private static String path(MemorySegment s) {
     return isNull(s) ? null : s.reinterpret(Long.MAX_VALUE).getString(0);
+  }
+
+  /** The bytes of the C string at {@code s} (not NULL), without its NUL. */
+  private static byte[] bytes(MemorySegment s) {
+    MemorySegment all = s.reinterpret(Long.MAX_VALUE);
+    long len = 0;
+    while (all.get(java.lang.foreign.ValueLayout.JAVA_BYTE, len) != 0) {
+      len++;
+    }
+    return all.asSlice(0, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
   }
 
   private static long fh(MemorySegment fi) {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Struct;
+import jnr.ffi.annotations.Delegate;
 import jnr.ffi.mapper.FromNativeConverter;
 import jnr.ffi.provider.jffi.ClosureHelper;
 import org.slf4j.Logger;
@@ -69,6 +70,55 @@ final class JnrCallbacks {
     opsMemory.putInt(flagsOffset, FLAG_NULLPATH_OK | FLAG_UTIME_OMIT_OK);
   }
 
+  /**
+   * libfuse's getattr with the path's bytes: jnr-fuse's {@code GetAttrCallback} takes a String that jnr-ffi decodes
+   * replacing invalid UTF-8 with U+FFFD, so {@code col\xff.txt} and {@code col\xfe.txt} reached the engine as one
+   * name. Every operation on a name starts with the kernel's LOOKUP, which libfuse answers with getattr: refusing the
+   * name here (EINVAL) keeps it from every other operation.
+   */
+  public interface RawGetattr {
+    @Delegate
+    int getattr(Pointer path, Pointer stbuf);
+  }
+
+  /** Held for as long as the operations table: the closure must outlive every call libfuse makes through it. */
+  private final RawGetattr getattr = this::getattr;
+
+  private int getattr(Pointer path, Pointer stbuf) {
+    try {
+      if (path == null) {
+        return fs.getattr((String) null, attr -> NativeLayout.putStat(stbuf, attr, blksize));
+      }
+      return fs.getattr(cString(path), attr -> NativeLayout.putStat(stbuf, attr, blksize));
+    } catch (Throwable t) {
+      return glue("getattr", null, t);
+    }
+  }
+
+  /** libfuse's symlink with the target's bytes (see {@link RawGetattr}); the link's name passed getattr already. */
+  public interface RawSymlink {
+    @Delegate
+    int symlink(Pointer target, Pointer link);
+  }
+
+  private final RawSymlink symlink = this::symlink;
+
+  private int symlink(Pointer target, Pointer link) {
+    try {
+      String linkPath = link.getString(0, link.indexOf(0, (byte) 0), StandardCharsets.UTF_8);
+      return withCaller(linkPath, c -> fs.symlink(cString(target), linkPath, c));
+    } catch (Throwable t) {
+      return glue("symlink", null, t);
+    }
+  }
+
+  /** The bytes of a C string, without its NUL. */
+  private static byte[] cString(Pointer p) {
+    byte[] bytes = new byte[p.indexOf(0, (byte) 0)];
+    p.get(0, bytes, 0, bytes.length);
+    return bytes;
+  }
+
   FuseOperations operations() {
     return ops;
   }
@@ -82,13 +132,9 @@ final class JnrCallbacks {
       }
       return null;
     });
-    ops.getattr.set((path, stbuf) -> {
-      try {
-        return fs.getattr(path, attr -> NativeLayout.putStat(stbuf, attr, blksize));
-      } catch (Throwable t) {
-        return glue("getattr", path, t);
-      }
-    });
+    // getattr takes the path as a pointer (jnr-fuse's String would be decoded with U+FFFD replacing invalid UTF-8)
+    opsMemory.putPointer(ops.getattr.offset(),
+        NativeLayout.RUNTIME.getClosureManager().getClosurePointer(RawGetattr.class, getattr));
     ops.fgetattr.set((path, stbuf, fi) -> {
       try {
         return fs.fgetattr(path, fi.getLong(NativeLayout.FI_FH), attr -> NativeLayout.putStat(stbuf, attr, blksize));
@@ -105,7 +151,9 @@ final class JnrCallbacks {
     ops.rmdir.set(fs::rmdir);
     ops.unlink.set(fs::unlink);
     ops.rename.set(fs::rename);
-    ops.symlink.set((target, link) -> withCaller(link, c -> fs.symlink(target, link, c)));
+    // the target as a pointer too: jnr-fuse's String would carry U+FFFD in place of invalid bytes
+    opsMemory.putPointer(ops.symlink.offset(),
+        NativeLayout.RUNTIME.getClosureManager().getClosurePointer(RawSymlink.class, symlink));
     ops.chmod.set((path, mode) -> withCaller(path, c -> fs.chmod(path, (int) mode, c)));
     // uid_t/gid_t arrive as unsigned 32-bit values in a long: (int) turns (uid_t) -1 into -1.
     ops.chown.set((path, uid, gid) -> withCaller(path, c -> fs.chown(path, (int) uid, (int) gid, c)));

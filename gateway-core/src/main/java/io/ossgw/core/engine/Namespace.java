@@ -138,7 +138,11 @@ final class Namespace {
         throw Errors.toFs(e, path);
       }
     }
-    String dirKey = keys.dirKey(path);
+    String dirKey = keys.dirKeyOrNull(path);
+    if (dirKey == null) {
+      stat.putNegative(path); // a 1,023-byte file key has no room for a directory's slash
+      throw new FsException(Errno.ENOENT, path);
+    }
     ListPage page;
     try {
       page = store.listObjectsV2(dirKey, "/", null, null, 1);

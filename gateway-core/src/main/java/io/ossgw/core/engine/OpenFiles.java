@@ -68,13 +68,30 @@ final class OpenFiles {
     return out;
   }
 
-  /** Re-keys an open file after a rename (the caller has already moved it). */
-  synchronized void rekey(String oldPath, OpenFile f) {
+  /**
+   * Re-keys an open file after a rename (the caller has already moved it).
+   *
+   * @return the open file the rename replaced at the new path (the caller marks it unlinked, outside this table's
+   *     lock: marking takes the file's lock, which may be held by a thread waiting for this table), or null
+   */
+  synchronized OpenFile rekey(String oldPath, OpenFile f) {
     byPath.remove(oldPath, f);
     OpenFile displaced = byPath.put(f.path(), f);
-    if (displaced != null && displaced != f) {
-      displaced.markUnlinked(); // the rename replaced a file that was open: its later writes go nowhere
+    return displaced != f ? displaced : null;
+  }
+
+  /**
+   * Takes an unlinked or replaced file out of the table and marks it so: its handles keep reading what they staged,
+   * its later writes and flushes go nowhere, and the next open or create of the path gets a new file.
+   */
+  void detach(OpenFile f) {
+    if (f == null) {
+      return;
     }
+    synchronized (this) {
+      byPath.remove(f.path(), f);
+    }
+    f.markUnlinked();
   }
 
   synchronized List<OpenFile> snapshot() {

@@ -223,22 +223,41 @@ final class OssFileSystem implements VirtualFileSystem {
   @Override
   public void unlink(String path) {
     VPaths.check(path);
-    Node node = ns.resolve(path);
-    if (node.isDirectory()) {
-      throw new FsException(Errno.EISDIR, path);
-    }
-    OpenFile open = openFiles.get(path);
-    if (node.origin() != Origin.PENDING) {
-      try {
-        store.deleteObject(node.objectKey());
-      } catch (StoreException e) {
-        throw Errors.toIo(e, path);
+    OpenFile open = lockOpenFile(path); // no upload of it may start between the decision below and the unlink
+    try {
+      Node node = ns.resolve(path);
+      if (node.isDirectory()) {
+        throw new FsException(Errno.EISDIR, path);
+      }
+      if (node.origin() != Origin.PENDING) {
+        try {
+          store.deleteObject(node.objectKey());
+        } catch (StoreException e) {
+          throw Errors.toIo(e, path);
+        }
+      }
+      openFiles.detach(open); // a new create of the name gets a new file, not this unlinked one
+      ns.recordRemoved(path, node.objectKey());
+    } finally {
+      if (open != null) {
+        open.lock.unlock();
       }
     }
-    if (open != null) {
-      open.markUnlinked();
+  }
+
+  /** The open file of a path, locked, or null when the path has none. */
+  private OpenFile lockOpenFile(String path) {
+    while (true) {
+      OpenFile open = openFiles.get(path);
+      if (open == null) {
+        return null;
+      }
+      open.lock.lock();
+      if (openFiles.get(path) == open) {
+        return open;
+      }
+      open.lock.unlock(); // replaced meanwhile: lock the current one
     }
-    ns.recordRemoved(path, node.objectKey());
   }
 
   @Override

@@ -80,24 +80,67 @@ final class Renamer {
       if (dst != null && dst.isDirectory()) {
         throw new FsException(Errno.EISDIR, to);
       }
-      renameFile(from, to, src);
+      renameFile(from, to, src, dst);
     }
   }
 
-  private void renameFile(String from, String to, Node src) {
+  /**
+   * Renames a file or symlink over nothing, a file, a symlink or a file not yet uploaded. The open files of both names
+   * are locked for the whole rename (in path order), so no upload of either runs between the decision and the move:
+   * an upload of a replaced file after the copy would put it back over the renamed object.
+   */
+  private void renameFile(String from, String to, Node src, Node dst) {
     String dstKey = ns.keys().fileKey(to);
     OpenFile open = openFiles.get(from);
-    if (open != null && open.pendingCreate() && !open.unlinked()) {
-      open.moveTo(to, dstKey); // never uploaded: nothing to copy, it will be uploaded under its new name
-      openFiles.rekey(from, open);
-      ns.recordRemoved(from, null);
-      ns.recordWritten(to, open.currentNode());
-      return;
+    OpenFile replaced = openFiles.get(to);
+    List<OpenFile> held = lockInPathOrder(open, replaced);
+    try {
+      if (open != null && open.pendingCreate() && !open.unlinked()) {
+        renamePending(from, to, dstKey, open, replaced, dst);
+        return;
+      }
+      if (open != null && open.hasLocalState()) {
+        open.flush();
+        src = open.currentNode();
+      }
+      copyAndDelete(from, to, dstKey, src);
+      openFiles.detach(replaced); // the rename replaced it: its unsaved state must never be uploaded over the new file
+      OpenFile reader = openFiles.get(from);
+      if (reader != null) {
+        reader.moveTo(to, dstKey);
+        openFiles.detach(openFiles.rekey(from, reader));
+      }
+    } finally {
+      for (int i = held.size() - 1; i >= 0; i--) {
+        held.get(i).lock.unlock();
+      }
     }
-    if (open != null && open.hasLocalState()) {
-      open.flush();
-      src = open.currentNode();
+  }
+
+  /**
+   * A file created and never uploaded has nothing to copy: it moves in the gateway and is uploaded under its new name.
+   * If the new name holds an object in OSS, the file is uploaded over it now (one PUT: the target holds the old or the
+   * new file, never neither), else a later unlink of the moved file, which uploads nothing, would leave the replaced
+   * object in OSS. A pending file at the new name is discarded.
+   */
+  private void renamePending(String from, String to, String dstKey, OpenFile open, OpenFile replaced, Node dst) {
+    String fromKey = open.key();
+    open.moveTo(to, dstKey);
+    if (dst != null && dst.origin() != Origin.PENDING) {
+      try {
+        open.flush();
+      } catch (RuntimeException e) {
+        open.moveTo(from, fromKey); // not uploaded: the rename did not happen
+        throw e;
+      }
     }
+    openFiles.detach(openFiles.rekey(from, open));
+    openFiles.detach(replaced);
+    ns.recordRemoved(from, null);
+    ns.recordWritten(to, open.currentNode());
+  }
+
+  private void copyAndDelete(String from, String to, String dstKey, Node src) {
     try {
       WriteMeta meta = null;
       long size = src.attr().size();
@@ -119,11 +162,24 @@ final class Renamer {
       ns.forgetTree(to);
       throw Errors.toIo(e, from);
     }
-    OpenFile reader = openFiles.get(from);
-    if (reader != null) {
-      reader.moveTo(to, dstKey);
-      openFiles.rekey(from, reader);
+  }
+
+  /** Locks the given open files (nulls skipped) in path order, so two renames of one pair cannot deadlock. */
+  private static List<OpenFile> lockInPathOrder(OpenFile a, OpenFile b) {
+    List<OpenFile> files = new ArrayList<>(2);
+    if (a != null) {
+      files.add(a);
     }
+    if (b != null && b != a) {
+      files.add(b);
+    }
+    files.sort(java.util.Comparator.comparing(OpenFile::path));
+    List<OpenFile> held = new ArrayList<>(2);
+    for (OpenFile f : files) {
+      f.lock.lock();
+      held.add(f);
+    }
+    return held;
   }
 
   /** True when one CopyObject moves it (keeping the source's metadata); bigger objects need their metadata. */
@@ -209,7 +265,7 @@ final class Renamer {
       String oldPath = f.path();
       String newPath = to + oldPath.substring(from.length());
       f.moveTo(newPath, ns.keys().fileKey(newPath));
-      openFiles.rekey(oldPath, f);
+      openFiles.detach(openFiles.rekey(oldPath, f));
     }
     if (failures > 0) {
       ns.forgetListing(VPaths.parent(to)); // some objects moved, some did not: let the next listing tell

@@ -25,22 +25,50 @@ public final class KeyMapper {
   }
 
   /**
-   * The object key of a file or symlink at {@code path} (not the root).
+   * The object key of a file or symlink at {@code path} (not the root): at most 1,023 bytes, OSS's limit, as an
+   * object written by an SDK may have (only a directory's marker carries a trailing slash, see {@link #dirKey}).
    *
-   * @throws FsException ENAMETOOLONG if the key (with the prefix and a trailing slash for directories) would exceed
-   *     1023 bytes
+   * @throws FsException ENAMETOOLONG if the key (with the prefix) would exceed 1,023 bytes
    */
   public String fileKey(String path) {
     String key = prefix + path.substring(1);
-    if (key.length() + 1 > KEY_MAX / 4 && key.getBytes(StandardCharsets.UTF_8).length + 1 > KEY_MAX) {
+    if (utf8Length(key) > KEY_MAX) {
       throw new FsException(Errno.ENAMETOOLONG, "object key longer than 1023 bytes: " + path);
     }
     return key;
   }
 
-  /** The key prefix of the directory at {@code path}: its marker key, ending in "/" ("" or the prefix for the root). */
+  /**
+   * The key prefix of the directory at {@code path}: its marker key, ending in "/" ("" or the prefix for the root).
+   *
+   * @throws FsException ENAMETOOLONG if the marker key, slash included, would exceed 1,023 bytes
+   */
   public String dirKey(String path) {
-    return "/".equals(path) ? prefix : fileKey(path) + "/";
+    if ("/".equals(path)) {
+      return prefix;
+    }
+    String key = dirKeyOrNull(path);
+    if (key == null) {
+      throw new FsException(Errno.ENAMETOOLONG, "directory key longer than 1023 bytes: " + path);
+    }
+    return key;
+  }
+
+  /**
+   * Like {@link #dirKey} but null when the marker key would exceed 1,023 bytes: no directory can have that path in OSS
+   * (a lookup of it is ENOENT, not ENAMETOOLONG, as a file of that name may exist).
+   */
+  public String dirKeyOrNull(String path) {
+    if ("/".equals(path)) {
+      return prefix;
+    }
+    String key = prefix + path.substring(1) + "/";
+    return utf8Length(key) > KEY_MAX ? null : key;
+  }
+
+  /** UTF-8 length of a key; short keys (3 bytes per char at most, surrogate pairs 4 per 2) skip the encoding. */
+  private static int utf8Length(String key) {
+    return key.length() * 3 <= KEY_MAX ? key.length() : key.getBytes(StandardCharsets.UTF_8).length;
   }
 
   /** The path of a key under the prefix (a trailing slash is dropped), or null if the key is outside it. */

@@ -41,4 +41,22 @@ class VPathsTest {
     assertThatThrownBy(() -> k.fileKey(deep))
         .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENAMETOOLONG));
   }
+
+  /** OSS keys are at most 1,023 bytes: a file may use all of them, a directory's marker needs one for its slash. */
+  @Test
+  void fileKeysMayBe1023BytesDirectoryMarkersIncludeTheirSlash() {
+    KeyMapper k = new KeyMapper("p/");
+    String dirs = ("d".repeat(250) + "/").repeat(4); // 1,004 bytes
+    String exact = "/" + dirs + "f".repeat(1023 - 2 - dirs.length()); // "p/" + path = 1,023 bytes
+    assertThat(k.fileKey(exact)).hasSize(1023);
+    assertThatThrownBy(() -> k.fileKey(exact + "x"))
+        .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENAMETOOLONG));
+    assertThatThrownBy(() -> k.dirKey(exact))
+        .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENAMETOOLONG));
+    assertThat(k.dirKeyOrNull(exact)).isNull();
+    String dir = exact.substring(0, exact.length() - 1); // marker key "p/..../" = 1,023 bytes
+    assertThat(k.dirKey(dir)).hasSize(1023).endsWith("/");
+    String multiByte = "/" + dirs + "é".repeat((1023 - 2 - dirs.length()) / 2) + "f"; // 2-byte chars to the limit
+    assertThat(k.fileKey(multiByte).getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSize(1023);
+  }
 }

@@ -27,10 +27,19 @@ final class Names {
     return name;
   }
 
-  /** A name to look up: "." and ".." are the caller's business; other bad names simply do not exist. */
+  /**
+   * A name to look up: "." and ".." are the caller's business. A name with '/' is NFS3ERR_ACCES, as CREATE, REMOVE and
+   * RENAME answer, and as Linux knfsd answered LOOKUP through lookup_one_len (RFC 1813 leaves the status open; a
+   * component never contains '/'); an empty name or one with NUL simply does not exist.
+   *
+   * @throws NfsError ACCES (a '/'), NAMETOOLONG, NOENT
+   */
   static void lookup(String name) {
     tooLong(name);
-    if (name.isEmpty() || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
+    if (name.indexOf('/') >= 0) {
+      throw new NfsError(nfsstat3.NFS3ERR_ACCES, "'/' in a name");
+    }
+    if (name.isEmpty() || name.indexOf('\0') >= 0) {
       throw new NfsError(nfsstat3.NFS3ERR_NOENT, "no such name");
     }
   }
