@@ -9,16 +9,20 @@
 #      /q/health/ready UP for the bucket, the export and the share; nfs-cp/nfs-cat and smbclient round trips from the
 #      host with sha256 checks; /q/metrics counts exactly those bytes; a file written over NFS just before
 #      `podman stop` is in the bucket afterwards, stop takes less than its timeout and the exit code is 0
-#   5. config from environment variables only (the AccessKey in env too), NFS round trip
-#   6. a wrong AccessKey secret: the container exits non-zero and says why
+#   5. the Helm chart's pod (helm template, turned into podman run options by pod_to_podman.py: its ConfigMap file,
+#      the Secret as env, /dev/fuse, capabilities, memory limit, grace period as stop timeout), probed on
+#      its readiness and liveness paths: NFS and SMB round trips, the memory budget and heap inside the limit, stop
+#   6. config from environment variables only (the AccessKey in env too), NFS round trip
+#   7. a wrong AccessKey secret: the container exits non-zero and says why
 # The OSS endpoint is the project's emulator on the host (127.0.0.1, auth on); containers use the host network
 # (`--network=host`, binds and ports from the config), so podman changes no sysctl or iptables rule.
 #
 # podman runs with runc, lowered default ulimits (crun and podman's defaults fail on this machine kind) and storage
 # in $OSSGW_CONTAINER_CACHE (default ~/.cache/ossgw-container): the base image, the JDK image and the build layers
 # are kept between runs. Needs root, podman, runc, mmdebstrap (apt), nfs-cp/nfs-cat (libnfs-utils), smbclient, curl,
-# openssl, /dev/fuse. Writes $OSSGW_TEST_LOGS/packaging-container.xml (JUnit) and ends with
-# "container: N passed, N failed". Exit 1 if a check failed, 2 if a tool is missing.
+# openssl, /dev/fuse, python3 with PyYAML and helm (src/test/packaging/install-tools.sh). Writes
+# $OSSGW_TEST_LOGS/packaging-container.xml (JUnit) and every check's output to packaging-container.log there; ends
+# with "container: N passed, N failed". Exit 1 if a check failed, 2 if a tool is missing.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
@@ -28,6 +32,9 @@ CACHE="${OSSGW_CONTAINER_CACHE:-$HOME/.cache/ossgw-container}"
 IMAGE=localhost/ossgw:test
 BASE=localhost/debian:bookworm-slim
 STOP_TIMEOUT=30
+# PyYAML for pod_to_podman.py: the test venv's python (src/test/packaging/requirements.txt), else the system's
+PY="${OSSGW_VENV:-$ROOT/.venv}/bin/python"
+[[ -x "$PY" ]] || PY=python3
 java_major() {
   "$1" -version 2>&1 | awk -F'"' '/version/ {print $2; exit}' | awk -F. '{ if ($1 == "1") print $2; else print $1 }'
 }
@@ -42,6 +49,7 @@ done
 [[ "$(id -u)" == 0 && -c /dev/fuse ]] || { echo "container: needs root and /dev/fuse" >&2; exit 2; }
 
 mkdir -p "$LOGS" "$CACHE"
+: >"$LOGS/packaging-container.log"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/ossgw-container.XXXXXX")"
 chmod 755 "$WORK"
 NAME="ossgw-test-$$"
@@ -64,7 +72,7 @@ export CONTAINERS_CONF="$CACHE/containers.conf" CONTAINERS_STORAGE_CONF="$CACHE/
 
 cleanup() {
   local c
-  for c in "$NAME-file" "$NAME-env" "$NAME-badkey"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+  for c in "$NAME-file" "$NAME-helm" "$NAME-env" "$NAME-badkey"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
   if [[ -n "$EMU_PID" ]]; then kill "$EMU_PID" 2>/dev/null; wait "$EMU_PID" 2>/dev/null; fi
   rm -rf "$WORK"
 }
@@ -79,6 +87,7 @@ check() {
   shift
   "$@" >"$WORK/out.log" 2>&1
   rc=$?
+  { echo "=== $name: exit $rc"; cat "$WORK/out.log"; } >>"$LOGS/packaging-container.log"
   if [[ $rc == 0 ]]; then
     PASSED=$((PASSED + 1))
     printf '  ok    %s (%ss)\n' "$name" $((SECONDS - t0))
@@ -128,8 +137,9 @@ app_built() {
 BUILD_ARGS=(--network=host --format docker --build-arg "BASE_IMAGE=$BASE" --build-arg "JDK_IMAGE=$JDK_IMAGE"
   --build-arg APP=app-prebuilt --build-context quarkus-app=gateway-app/target/quarkus-app)
 build_image() {
-  podman build "${BUILD_ARGS[@]}" -t "$IMAGE" . || return 1
-  # only the newest test image is kept: dangling images of earlier runs go (the layer cache stays)
+  # The jlink stage is tagged of its own, so the prune below (old test images, earlier app stages) keeps it cached.
+  podman build "${BUILD_ARGS[@]}" --target jre -t localhost/ossgw-jre:test . \
+    && podman build "${BUILD_ARGS[@]}" -t "$IMAGE" . || return 1
   podman image prune -f >/dev/null
 }
 t_build=$SECONDS
@@ -286,7 +296,65 @@ stop_clean() {
 }
 check "podman stop: exit 0 within ${STOP_TIMEOUT}s, the file written just before is in the bucket" stop_clean
 
-# --- 5. config from environment variables only (no file), AccessKey in env
+# --- 5. the Helm chart's pod: its ConfigMap file, Secret env, device, capabilities, memory limit, grace period and
+# probes turned into podman run options (pod_to_podman.py), plus extraConfig binding the loopback (host network)
+HELM="${OSSGW_TOOLS:-$HOME/.cache/ossgw-tools}/bin/helm"
+HTTP3="$(free_port)"
+NFS3="$(free_port)"
+SMB3="$(free_port)"
+helm_pod() {
+  [[ -x "$HELM" ]] || { echo "$HELM is missing: run src/test/packaging/install-tools.sh"; return 1; }
+  mkdir -p "$WORK/helm"
+  "$HELM" template ct helm/ossgw --kube-version 1.31.0 --set resources.limits.memory=1Gi \
+    --set "oss.endpoint=$ENDPOINT" --set "oss.accessKeyId=$AK" --set "oss.accessKeySecret=$SK" \
+    --set "nfs.port=$NFS3" --set "smb.port=$SMB3" --set "metrics.port=$HTTP3" --set "exports.chart.bucket=$BUCKET" \
+    --set "shares.charts.bucket=$BUCKET" --set shares.charts.guest=true --set terminationGracePeriodSeconds=60 \
+    --set-json 'extraConfig={"ossgw.nfs.bind":"127.0.0.1","ossgw.smb.bind":"127.0.0.1","quarkus.http.host":"127.0.0.1"}' \
+    >"$WORK/helm/rendered.yaml" || return 1
+  "$PY" src/test/packaging/pod_to_podman.py "$WORK/helm/rendered.yaml" "$WORK/helm" || return 1
+  local -a run cmd
+  local kind path port
+  mapfile -t run <"$WORK/helm/run.args"
+  mapfile -t cmd <"$WORK/helm/cmd.args"
+  echo "podman run -d --name $NAME-helm --network=host --no-healthcheck ${run[*]/$SK/***} $IMAGE ${cmd[*]}"
+  podman run -d --name "$NAME-helm" --network=host --no-healthcheck "${run[@]}" "$IMAGE" "${cmd[@]}" >/dev/null \
+    || return 1
+  # the probes the kubelet would run: readiness first (as the Service would wait for), then liveness
+  while read -r kind path port; do
+    local deadline=$((SECONDS + 90))
+    until curl -fsS "http://127.0.0.1:$port$path" >"$WORK/$kind.json" 2>/dev/null; do
+      (( SECONDS < deadline )) && [[ "$(podman inspect --format '{{.State.Running}}' "$NAME-helm")" == true ]] \
+        || { podman logs "$NAME-helm" 2>&1 | tail -30; echo "$kind probe $path on $port failed"; return 1; }
+      sleep 0.2
+    done
+    echo "$kind $path: $(tr -d ' \n' <"$WORK/$kind.json" | head -c 300)"
+  done <"$WORK/helm/probes"
+  grep -q '"export.chart"' "$WORK/readiness.json" && grep -q '"share.charts"' "$WORK/readiness.json" \
+    && grep -q "\"smbd listening on 127.0.0.1:$SMB3\"" "$WORK/readiness.json" || return 1
+  nfs_round_trip "$NFS3" 1000000 chart.bin || return 1
+  head -c 700000 /dev/urandom >"$WORK/chart-smb.bin"
+  (cd "$WORK" && smbclient //127.0.0.1/charts -p "$SMB3" -N -m SMB3 -c 'put chart-smb.bin c.bin; get c.bin chart-smb.back') \
+    && cmp "$WORK/chart-smb.bin" "$WORK/chart-smb.back" || return 1
+  # the memory limit reached the gateway: its buffer budget and the JVM's heap fit in the 1 GiB limit
+  curl -fsS "http://127.0.0.1:$HTTP3/q/metrics" >"$WORK/helm-metrics.txt" || return 1
+  grep -E '^ossgw_memory_budget|^jvm_memory_max_bytes\{area="heap"' "$WORK/helm-metrics.txt"
+  "$PY" - "$WORK/helm-metrics.txt" <<'PY' || return 1
+import re, sys
+text = open(sys.argv[1]).read()
+budget = [float(v) for v in re.findall(r'^ossgw_memory_budget\S*\{[^}]*\} (\S+)$', text, re.M)]
+heap = sum(max(0.0, float(v)) for v in re.findall(r'^jvm_memory_max_bytes\{area="heap"[^}]*\} (\S+)$', text, re.M))
+limit = 1 << 30
+print(f"budget {budget}, heap max {heap:.0f} of limit {limit}")
+sys.exit(0 if budget and 0 < max(budget) < limit and 0 < heap < limit else 1)
+PY
+  local t1=$SECONDS
+  podman stop -t 60 "$NAME-helm" >/dev/null || return 1
+  echo "stopped in $((SECONDS - t1))s"
+  [[ "$(podman inspect --format '{{.State.ExitCode}}' "$NAME-helm")" == 0 ]]
+}
+check "Helm chart's pod (ConfigMap file, Secret env, /dev/fuse, caps, memory, probes): NFS, SMB, stop" helm_pod
+
+# --- 6. config from environment variables only (no file), AccessKey in env
 HTTP2="$(free_port)"
 NFS2="$(free_port)"
 ENV_ARGS=(-e "OSSGW_OSS_ENDPOINT=$ENDPOINT" -e "OSS_ACCESS_KEY_ID=$AK" -e "OSS_ACCESS_KEY_SECRET=$SK"
@@ -302,7 +370,7 @@ env_config() {
 }
 check "environment only (no config file, AccessKey in env): ready, NFS round trip, stop" env_config
 
-# --- 6. a wrong AccessKey secret
+# --- 7. a wrong AccessKey secret
 bad_key() {
   local http nfs rc deadline=$((SECONDS + 90))
   http="$(free_port)"
