@@ -239,6 +239,16 @@ FILE_ARGS=(--device /dev/fuse --cap-add SYS_ADMIN --memory 1g --stop-timeout "$S
   -v "$WORK/etc:/etc/ossgw:ro" -v "$WORK/secrets:/run/secrets:ro"
   -e OSS_ACCESS_KEY_ID_FILE=/run/secrets/ak -e OSS_ACCESS_KEY_SECRET_FILE=/run/secrets/sk)
 echo "container: podman run -d --name $NAME-file --network=host --no-healthcheck ${FILE_ARGS[*]} $IMAGE"
+# docs/deploy.md shows this very line (and the docker one with the same options), with $ETC and $SECRETS for the dirs
+docs_lines() {
+  local line="run -d --name ossgw --network=host --no-healthcheck ${FILE_ARGS[*]} $IMAGE" tool
+  line="${line//$WORK\/etc:\/etc\/ossgw:ro/\"\$ETC:/etc/ossgw:ro\"}"
+  line="${line//$WORK\/secrets:\/run\/secrets:ro/\"\$SECRETS:/run/secrets:ro\"}"
+  for tool in podman docker; do
+    grep -qxF "$tool $line" docs/deploy.md || { echo "docs/deploy.md lacks the line: $tool $line"; return 1; }
+  done
+}
+check "docs/deploy.md shows the podman run and docker run lines this test runs" docs_lines
 ready_file() {
   run_ready "$NAME-file" "$HTTP" "${FILE_ARGS[@]}" || return 1
   echo "ready in ${START_SECONDS}s"
