@@ -13,7 +13,9 @@
 #      the Secret as env, /dev/fuse, capabilities, memory limit, grace period as stop timeout), probed on
 #      its readiness and liveness paths: NFS and SMB round trips, the memory budget and heap inside the limit, stop
 #   6. config from environment variables only (the AccessKey in env too), NFS round trip
-#   7. a wrong AccessKey secret: the container exits non-zero and says why
+#   7. the quick form `serve BUCKET --nfs` (embedded emulator) on the container's own network: NFS and HTTP listen
+#      on every interface of the container (what published ports need), default ports
+#   8. a wrong AccessKey secret: the container exits non-zero and says why
 # The OSS endpoint is the project's emulator on the host (127.0.0.1, auth on); containers use the host network
 # (`--network=host`, binds and ports from the config), so podman changes no sysctl or iptables rule.
 #
@@ -72,7 +74,7 @@ export CONTAINERS_CONF="$CACHE/containers.conf" CONTAINERS_STORAGE_CONF="$CACHE/
 
 cleanup() {
   local c
-  for c in "$NAME-file" "$NAME-helm" "$NAME-env" "$NAME-badkey"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+  for c in "$NAME-file" "$NAME-helm" "$NAME-env" "$NAME-quick" "$NAME-badkey"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
   if [[ -n "$EMU_PID" ]]; then kill "$EMU_PID" 2>/dev/null; wait "$EMU_PID" 2>/dev/null; fi
   rm -rf "$WORK"
 }
@@ -380,7 +382,31 @@ env_config() {
 }
 check "environment only (no config file, AccessKey in env): ready, NFS round trip, stop" env_config
 
-# --- 7. a wrong AccessKey secret
+# --- 7. the quick form on the container's own network namespace (no host network, nothing published: podman
+# changes nothing on the host), default ports, the embedded emulator: it must listen on every interface of the
+# container, or published ports would reach nothing
+quick_form() {
+  podman run -d --name "$NAME-quick" --network=none --no-healthcheck "$IMAGE" serve "$BUCKET" --nfs >/dev/null \
+    || return 1
+  local deadline=$((SECONDS + 90))
+  until podman exec "$NAME-quick" curl -fsS http://127.0.0.1:8080/q/health/ready >"$WORK/quick.json" 2>/dev/null; do
+    (( SECONDS < deadline )) && [[ "$(podman inspect --format '{{.State.Running}}' "$NAME-quick")" == true ]] \
+      || { podman logs "$NAME-quick" 2>&1 | tail -30; return 1; }
+    sleep 0.3
+  done
+  tr -d ' \n' <"$WORK/quick.json"; echo
+  grep -q "\"export.$BUCKET\"" "$WORK/quick.json" || return 1
+  # listening sockets (state 0A) on port 2049 (hex 0801) and 8080 (1F90): the wildcard address, IPv4 or IPv6
+  podman exec "$NAME-quick" cat /proc/net/tcp /proc/net/tcp6 | awk '$4 == "0A" {print $2}' >"$WORK/quick-listen.txt"
+  cat "$WORK/quick-listen.txt"
+  grep -qxE '(00000000|0{32}):0801' "$WORK/quick-listen.txt" && grep -qxE '(00000000|0{32}):1F90' "$WORK/quick-listen.txt" \
+    || { echo "NFS or HTTP not on the wildcard address"; return 1; }
+  podman stop -t "$STOP_TIMEOUT" "$NAME-quick" >/dev/null
+  [[ "$(podman inspect --format '{{.State.ExitCode}}' "$NAME-quick")" == 0 ]]
+}
+check "quick form (serve $BUCKET --nfs, embedded emulator, own network): NFS 2049 and HTTP 8080 on all interfaces" quick_form
+
+# --- 8. a wrong AccessKey secret
 bad_key() {
   local http nfs rc deadline=$((SECONDS + 90))
   http="$(free_port)"

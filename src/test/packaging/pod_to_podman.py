@@ -4,7 +4,8 @@
 
 Writes into WORKDIR the files the pod's volumes hold (ConfigMap keys, Secret keys with their defaultMode, emptyDir
 directories) and these argument files, one argument per line:
-    run.args    podman run options: -v for each volumeMount, --device for a hostPath CharDevice, -e for each env
+    run.args    podman run options: -v for each volumeMount, --device for a hostPath CharDevice (the kubelet
+                bind-mounts the node's /dev/fuse; runc's default device rules allow it), -e for each env
                 entry (secretKeyRef values decoded from the rendered Secret), --cap-add / --privileged from the
                 securityContext, --memory from resources.limits.memory, --stop-timeout from
                 terminationGracePeriodSeconds
