@@ -7,8 +7,9 @@ directories) and these argument files, one argument per line:
     run.args    podman run options: -v for each volumeMount, --device for a hostPath CharDevice (the kubelet
                 bind-mounts the node's /dev/fuse; runc's default device rules allow it), -e for each env
                 entry (secretKeyRef values decoded from the rendered Secret), --cap-add / --privileged from the
-                securityContext, --memory from resources.limits.memory, --stop-timeout from
-                terminationGracePeriodSeconds
+                securityContext, --memory from resources.limits.memory (--device /dev/fuse for a FUSE device
+                plugin's resource), --stop-timeout from
+                terminationGracePeriodSeconds; a StatefulSet's volumeClaimTemplates become directories
     cmd.args    the container's args (after the image)
     probes      "readiness PATH PORT" and "liveness PATH PORT" (named ports resolved to numbers)
 Anything in the pod spec it does not know how to reproduce (a volume type, envFrom, a probe that is not httpGet,
@@ -50,6 +51,9 @@ def main(rendered, work):
     if c.get("command"):
         fail("command (the image's entrypoint replaced) is not reproduced")
     volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    # a StatefulSet's claims are directories of the host here, like emptyDirs
+    for claim in workloads[0]["spec"].get("volumeClaimTemplates", []):
+        volumes[claim["metadata"]["name"]] = {"name": claim["metadata"]["name"], "emptyDir": {}}
 
     def secret_value(name, key):
         s = objects.get(("Secret", name)) or fail(f"Secret {name} is not rendered (existingSecret?)")
@@ -99,14 +103,28 @@ def main(rendered, work):
             run += ["-e", f"{e['name']}={secret_value(ref['name'], ref['key'])}"]
         else:
             fail(f"env {e['name']}: source not reproduced")
+    if pod.get("securityContext"):
+        fail("a pod-level securityContext is not reproduced")
     sc = c.get("securityContext", {})
+    unknown = set(sc) - {"privileged", "capabilities", "appArmorProfile"}
+    if unknown or set(sc.get("capabilities", {})) - {"add"}:
+        fail(f"securityContext fields not reproduced: {sorted(unknown) or sc['capabilities']}")
+    if sc.get("appArmorProfile", {}).get("type") == "Unconfined":
+        run += ["--security-opt", "apparmor=unconfined"]
+    elif sc.get("appArmorProfile"):
+        fail(f"appArmorProfile {sc['appArmorProfile']} is not reproduced")
     if sc.get("privileged"):
         run += ["--privileged"]
     for cap in sc.get("capabilities", {}).get("add", []):
         run += ["--cap-add", cap]
-    limit = c.get("resources", {}).get("limits", {}).get("memory")
-    if limit:
-        run += ["--memory", quantity_to_podman(limit)]
+    limits = c.get("resources", {}).get("limits", {})
+    for res in limits:
+        if res.endswith("/fuse"):  # a FUSE device plugin's resource: the plugin gives the container /dev/fuse
+            run += ["--device", "/dev/fuse"]
+        elif res not in ("memory", "cpu"):
+            fail(f"resource limit {res} is not reproduced")
+    if limits.get("memory"):
+        run += ["--memory", quantity_to_podman(limits["memory"])]
     run += ["--stop-timeout", str(pod.get("terminationGracePeriodSeconds", 30))]
 
     ports = {p["name"]: p["containerPort"] for p in c.get("ports", [])}
