@@ -14,7 +14,8 @@
 #                 ./mvnw -B -DskipTests package -pl gateway-app -am
 #                 docker buildx build --build-arg APP=app-prebuilt \
 #                   --build-context quarkus-app=gateway-app/target/quarkus-app -t ossgw .
-#               Both give the same run stage.
+#               Both give the same run stage. podman/buildah 4.x: pass --build-arg APP=app-build explicitly (buildah
+#               picks the stages to build before it applies the ARG's default, and skips app-build).
 ARG BASE_IMAGE=debian:bookworm-slim
 ARG JDK_IMAGE=eclipse-temurin:25-jdk-noble
 ARG APP=app-build
