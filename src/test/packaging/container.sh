@@ -423,10 +423,11 @@ bad_key() {
   podman logs "$NAME-badkey" >"$WORK/badkey.log" 2>&1
   tail -20 "$WORK/badkey.log"
   echo "exit code $rc"
-  [[ "$rc" != 0 ]] && grep -q 'SignatureDoesNotMatch' "$WORK/badkey.log" \
+  local want="^ossgw: access to bucket $BUCKET at .* denied \(SignatureDoesNotMatch\): check the AccessKey ID"
+  [[ "$rc" != 0 ]] && grep -qE "$want" "$WORK/badkey.log" \
     && ! grep -q 'wrong-secret' "$WORK/badkey.log"
 }
-check "wrong AccessKey secret: exits non-zero, says SignatureDoesNotMatch, never logs the secret" bad_key
+check "wrong AccessKey secret: exits non-zero, says access denied (SignatureDoesNotMatch), never logs the secret" bad_key
 
 {
   echo '<?xml version="1.0" encoding="UTF-8"?>'
