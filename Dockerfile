@@ -55,8 +55,8 @@ FROM ${APP} AS app
 # faster start. --strip-java-debug-attributes, not --strip-debug: that one also strips native symbols with objcopy,
 # which JDK images lack.
 FROM ${JDK_IMAGE} AS jre
-RUN /opt/java/openjdk/bin/jlink --output /jre --strip-java-debug-attributes --no-man-pages --no-header-files --compress=zip-6 \
-      --generate-cds-archive \
+RUN /opt/java/openjdk/bin/jlink --output /jre --strip-java-debug-attributes --no-man-pages --no-header-files \
+      --compress=zip-6 --generate-cds-archive \
       --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.security.jgss,\
 java.sql,java.xml,jdk.management,jdk.security.auth,jdk.unsupported,jdk.zipfs
 
