@@ -4,9 +4,24 @@
 #   docker run --device /dev/fuse --cap-add SYS_ADMIN -p 2049:2049 -p 445:445 -p 8080:8080 \
 #     -v /srv/ossgw/etc:/etc/ossgw:ro -v ossgw-state:/var/lib/ossgw ossgw
 # No credentials are baked in: pass OSS_ACCESS_KEY_ID/OSS_ACCESS_KEY_SECRET (or *_FILE pointing at mounted secrets).
+#
+# Build arguments (the defaults pull from Docker Hub; src/test/packaging/container.sh builds this same file offline
+# from local images):
+#   BASE_IMAGE  the run stage's Debian 12 base (default debian:bookworm-slim)
+#   JDK_IMAGE   a JDK 25 image with the JDK in /opt/java/openjdk: builds the app and jlinks the runtime
+#   APP         app-build (default): the Maven Wrapper builds gateway-app in the JDK image;
+#               app-prebuilt: takes an already built quarkus-app from the build context named quarkus-app
+#                 ./mvnw -B -DskipTests package -pl gateway-app -am
+#                 docker buildx build --build-arg APP=app-prebuilt \
+#                   --build-context quarkus-app=gateway-app/target/quarkus-app -t ossgw .
+#               Both give the same run stage. podman/buildah 4.x: pass --build-arg APP=app-build explicitly (buildah
+#               picks the stages to build before it applies the ARG's default, and skips app-build).
+ARG BASE_IMAGE=debian:bookworm-slim
+ARG JDK_IMAGE=eclipse-temurin:25-jdk-noble
+ARG APP=app-build
 
 # --- build: the Maven Wrapper on a JDK 25 image (the wrapper pins Maven 3.9.16, see .mvn/wrapper)
-FROM eclipse-temurin:25-jdk-noble AS build
+FROM ${JDK_IMAGE} AS app-build
 WORKDIR /src
 # Poms first, so the dependency layer is reused while only sources change.
 COPY mvnw pom.xml ./
@@ -24,15 +39,30 @@ COPY oss-emulator oss-emulator
 COPY nfs-server nfs-server
 COPY fuse-adapter fuse-adapter
 COPY gateway-app gateway-app
-RUN ./mvnw -B -q -pl gateway-app -am package -DskipTests
+RUN ./mvnw -B -q -pl gateway-app -am package -DskipTests \
+ && mv gateway-app/target/quarkus-app /quarkus-app
 
-# --- Java 25 runtime: Debian bookworm's apt has none, so the Temurin 25 JRE is copied in (glibc build; bookworm's
-# glibc 2.36 is new enough)
-FROM eclipse-temurin:25-jre-noble AS jre
+# --- the app built outside (APP=app-prebuilt): the build context named quarkus-app is gateway-app/target/quarkus-app
+FROM scratch AS app-prebuilt
+# hadolint ignore=DL3022
+COPY --from=quarkus-app . /quarkus-app
+
+FROM ${APP} AS app
+
+# --- Java 25 runtime: Debian bookworm's apt has none, so jlink makes one from the JDK image with only the modules the
+# app uses (jdeps over quarkus-app's jars: java.compiler and java.desktop come from vert.x and quarkus-core, java.sql
+# and jdk.management from micrometer, the JGSS/auth modules from oncrpc4j and httpclient), with a CDS archive for a
+# faster start. --strip-java-debug-attributes, not --strip-debug: that one also strips native symbols with objcopy,
+# which JDK images lack.
+FROM ${JDK_IMAGE} AS jre
+RUN /opt/java/openjdk/bin/jlink --output /jre --strip-java-debug-attributes --no-man-pages --no-header-files \
+      --compress=zip-6 --generate-cds-archive \
+      --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.security.jgss,\
+java.sql,java.xml,jdk.management,jdk.security.auth,jdk.unsupported,jdk.zipfs
 
 # --- run: debian:bookworm-slim with libfuse2 (jnr-fuse loads libfuse.so.2), fuse (fusermount), samba (smbd for SMB
 # shares, supervised by the gateway) and tini (PID 1: reaps smbd's children, forwards SIGTERM)
-FROM debian:bookworm-slim
+FROM ${BASE_IMAGE}
 ENV JAVA_HOME=/opt/java/openjdk \
     OSSGW_HOME=/opt/ossgw \
     LANG=C.UTF-8
@@ -50,8 +80,8 @@ RUN echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/so
  && rm -rf /var/lib/apt/lists/* \
  && rm -f /etc/samba/smb.conf \
  && mkdir -p /etc/ossgw /var/lib/ossgw /var/cache/ossgw /mnt/ossgw
-COPY --from=jre /opt/java/openjdk /opt/java/openjdk
-COPY --from=build /src/gateway-app/target/quarkus-app /opt/ossgw/quarkus-app
+COPY --from=jre /jre /opt/java/openjdk
+COPY --from=app /quarkus-app /opt/ossgw/quarkus-app
 COPY docker/entrypoint.sh /usr/local/bin/ossgw-entrypoint
 RUN chmod 0755 /usr/local/bin/ossgw-entrypoint \
  && java -version

@@ -8,9 +8,12 @@
 #                                 an RSS check) in its short form; OSSGW_RELIABILITY=long runs the long form
 #   5. src/test/packaging/check.sh  Dockerfile (hadolint), Helm chart (lint, template, strict k8s.io/api decoding),
 #                                 docs values table, the container entrypoint serving NFS on the host
+#   6. src/test/packaging/container.sh  the image built from the Dockerfile with podman and run: NFS/SMB round trips
+#                                 from the host, metrics, config file / Helm pod / env, wrong key, clean stop (needs
+#                                 root, podman, runc, mmdebstrap; images cached in ~/.cache/ossgw-container)
 # Exits non-zero if any step fails. Needs a JDK >= 25 and the venv (.venv, or OSSGW_VENV) with
 # src/test/python/requirements.txt and src/test/e2e/requirements.txt installed; .ci/run sets all of that up.
-# Options: OSSGW_TEST_STEPS="maven python e2e reliability packaging" (the default) selects steps; extra arguments go to both pytest runs
+# Options: OSSGW_TEST_STEPS="maven python e2e reliability packaging container" (the default) selects steps; extra arguments go to both pytest runs
 # (e.g. src/test/run.sh -k stdlib).
 set -uo pipefail
 
@@ -18,7 +21,7 @@ ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 cd "$ROOT"
 LOGS="$ROOT/target/test-logs"
 mkdir -p "$LOGS"
-STEPS="${OSSGW_TEST_STEPS:-maven python e2e reliability packaging}"
+STEPS="${OSSGW_TEST_STEPS:-maven python e2e reliability packaging container}"
 VENV="${OSSGW_VENV:-$ROOT/.venv}"
 
 java_major() {
@@ -89,6 +92,14 @@ if [[ " $STEPS " == *" packaging "* ]]; then
   record "packaging (Docker, Helm, entrypoint)" "${PIPESTATUS[0]}" $((SECONDS - t0))
 fi
 
+# --- 6. container image (podman); JUnit XML packaging-container.xml
+if [[ " $STEPS " == *" container "* ]]; then
+  t0=$SECONDS
+  rm -f "$LOGS/packaging-container.xml"
+  OSSGW_TEST_LOGS="$LOGS" OSSGW_VENV="$VENV" src/test/packaging/container.sh 2>&1 | tee "$LOGS/container.log"
+  record "container (podman build + run)" "${PIPESTATUS[0]}" $((SECONDS - t0))
+fi
+
 # --- summary: per step, then the test counts of every report (Surefire and pytest JUnit XML).
 echo
 echo "==================================== summary ===================================="
@@ -113,7 +124,8 @@ def count(files):
     return t, f, s
 parts = {"JUnit": count(glob.glob(f"{root}/*/target/surefire-reports/TEST-*.xml")),
          "pytest": count(glob.glob(f"{logs}/pytest-*.xml")),
-         "packaging": count(glob.glob(f"{logs}/packaging-check.xml"))}
+         "packaging": count(glob.glob(f"{logs}/packaging-check.xml")),
+         "container": count(glob.glob(f"{logs}/packaging-container.xml"))}
 for name, (t, f, s) in parts.items():
     print(f"  {name:9s} {t - f - s} passed, {f} failed, {s} skipped")
 T = sum(p[0] for p in parts.values()); F = sum(p[1] for p in parts.values()); S = sum(p[2] for p in parts.values())
