@@ -3,6 +3,7 @@ package io.ossgw.core.engine;
 import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.meta.Node;
 import io.ossgw.core.read.ReadAhead;
+import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
@@ -17,7 +18,8 @@ import java.util.concurrent.Semaphore;
  * Reads of files nobody is writing, through one {@link ReadAhead} per handle. The handle first trusts the cached
  * attributes; if the object changed since they were cached (its ETag no longer matches before any byte was returned),
  * the attributes are refreshed with one HEAD and the read retried, so an open after an external change reads the new
- * version. A change after bytes were returned fails the read with EIO rather than mixing versions.
+ * version. A change after bytes were returned fails the read with EIO rather than mixing versions. A file whose
+ * metadata only a listing showed takes it from the first GET's response headers.
  */
 final class Readers {
   private final ObjectStore store;
@@ -42,6 +44,21 @@ final class Readers {
     this.backward = backward;
   }
 
+  /**
+   * A file known only from a listing ({@code readdir_optimize}: default mode and owner) takes its real attributes from
+   * the first GET's response headers ({@code x-oss-meta-*}), so stat, chmod and chown after a read need no HEAD.
+   */
+  private static void learnMetadata(OssHandle h, Namespace ns) {
+    Node n = h.file.currentNode();
+    if (n.metaKnown() || h.reader == null) {
+      return;
+    }
+    ObjectInfo seen = h.reader.objectSeen();
+    if (seen != null && (n.attr().etag() == null || n.attr().etag().equalsIgnoreCase(seen.etag()))) {
+      h.file.refresh(ns.learned(h.path(), n.objectKey(), seen));
+    }
+  }
+
   int read(OssHandle h, Namespace ns, long offset, ByteBuffer dst) {
     synchronized (h) {
       for (int attempt = 0; ; attempt++) {
@@ -53,6 +70,7 @@ final class Readers {
         try {
           int got = h.reader.read(offset, dst);
           h.readSomething |= got > 0;
+          learnMetadata(h, ns);
           return got;
         } catch (StoreException e) {
           dst.position(pos);

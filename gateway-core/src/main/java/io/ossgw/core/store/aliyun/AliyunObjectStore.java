@@ -103,7 +103,11 @@ public final class AliyunObjectStore implements ObjectStore {
             "GetObject " + key + ": expected 206 for bytes " + offset + "+" + want + ", got Content-Range " + range, null);
       }
       int n = readFully(body(obj), dst, want);
-      return new RangeRead(n, unquote(md.getETag()), total);
+      ObjectInfo info = toInfo(key, md);
+      // a ranged reply's Content-Length is the range's: the object's size is the Content-Range total
+      info = new ObjectInfo(key, total, info.etag(), info.lastModified(), info.objectType(), info.contentType(),
+          info.userMeta(), info.nextAppendPosition());
+      return new RangeRead(n, info.etag(), total, info);
     } catch (StoreException e) {
       throw e;
     } catch (IOException e) {
