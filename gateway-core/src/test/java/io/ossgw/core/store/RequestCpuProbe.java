@@ -145,7 +145,7 @@ class RequestCpuProbe {
     try {
       java.util.concurrent.ExecutorService seed = java.util.concurrent.Executors.newFixedThreadPool(16);
       List<java.util.concurrent.Future<?>> puts = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
+      for (int i = 0; i < (Boolean.getBoolean("ossgw.probe.seeded") ? 0 : n); i++) {
         String key = String.format(Locale.ROOT, "ls/f%05d", i);
         puts.add(seed.submit(() -> sdk.putObject(BUCKET, key, new ByteArrayInputStream(new byte[1024]))));
       }
@@ -153,8 +153,10 @@ class RequestCpuProbe {
         f.get();
       }
       seed.shutdown();
-      String[][] modes = {{"multireq_max=20"}, {"multireq_max=32"}, {"multireq_max=64"}, {"readdir_optimize"}};
-      for (int round = 0; round < 4; round++) {
+      String[][] modes = System.getProperty("ossgw.probe.modes") != null
+          ? new String[][] {System.getProperty("ossgw.probe.modes").split(";")}
+          : new String[][] {{"multireq_max=20"}, {"multireq_max=32"}, {"multireq_max=64"}, {"readdir_optimize"}};
+      for (int round = 0; round < Integer.getInteger("ossgw.probe.rounds", 4); round++) {
         for (String[] mode : modes) {
           List<String> o = new ArrayList<>(List.of("url=" + endpoint));
           o.addAll(List.of(mode));
