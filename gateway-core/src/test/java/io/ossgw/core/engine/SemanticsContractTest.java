@@ -151,6 +151,12 @@ class SemanticsContractTest {
       cold.getattr("/r");
       return () -> assertThat(readFile(cold, "/r")).hasSize(100 * 1024);
     });
+    SCENARIOS.put("read-changed", gw -> {
+      VirtualFileSystem fs = gw.mount();
+      writeFile(fs, "/r", utf8("version one"));
+      gw.sdk.putObject(BUCKET, "r", new ByteArrayInputStream(utf8("version two")));
+      return () -> assertThat(readFile(fs, "/r")).isEqualTo(utf8("version two"));
+    });
     SCENARIOS.put("append-appendable", gw -> {
       com.aliyun.oss.model.AppendObjectRequest req =
           new com.aliyun.oss.model.AppendObjectRequest(BUCKET, "log", new ByteArrayInputStream(utf8("first\n")));
