@@ -19,8 +19,9 @@ import java.util.concurrent.Semaphore;
  * Reads of files nobody is writing, through one {@link ReadAhead} per handle. The handle first trusts the cached
  * attributes; if the object changed since they were cached (its ETag no longer matches before any byte was returned),
  * the read is sent again without If-Match and the attributes are taken from that GET's headers (a HEAD only when the
- * object is gone), so an open after an external change reads the new version. A change after bytes were returned fails the read with EIO rather than mixing versions. A file whose
- * metadata only a listing showed takes it from the first GET's response headers.
+ * object is gone), so an open after an external change reads the new version. A change after bytes were returned
+ * fails the read with EIO rather than mixing versions. A file whose metadata only a listing showed takes it from the
+ * first GET's response headers.
  */
 final class Readers {
   private final ObjectStore store;
