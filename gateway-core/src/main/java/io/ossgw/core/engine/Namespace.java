@@ -190,6 +190,18 @@ final class Namespace {
     }
   }
 
+  /**
+   * Records metadata learnt from a GET's response headers for a file known only from a listing (the same fields a
+   * HEAD returns); returns the node.
+   */
+  Node learned(String path, String key, ObjectInfo info) {
+    long t0 = stat.now();
+    Node n = fromHead(key, info);
+    stat.putIfNewer(path, n, t0);
+    dirs.childChanged(VPaths.parent(path), VPaths.name(path), n);
+    return n;
+  }
+
   /** HEAD of a {@code dir/} marker; an implicit directory when there is none. */
   Node markerOrImplicit(String dirKey) {
     try {

@@ -3,7 +3,9 @@ package io.ossgw.core.engine;
 import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.meta.Node;
 import io.ossgw.core.read.ReadAhead;
+import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.RangeRead;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.vfs.Errno;
@@ -16,8 +18,10 @@ import java.util.concurrent.Semaphore;
 /**
  * Reads of files nobody is writing, through one {@link ReadAhead} per handle. The handle first trusts the cached
  * attributes; if the object changed since they were cached (its ETag no longer matches before any byte was returned),
- * the attributes are refreshed with one HEAD and the read retried, so an open after an external change reads the new
- * version. A change after bytes were returned fails the read with EIO rather than mixing versions.
+ * the read is sent again without If-Match and the attributes are taken from that GET's headers (a HEAD only when the
+ * object is gone), so an open after an external change reads the new version. A change after bytes were returned
+ * fails the read with EIO rather than mixing versions. A file whose metadata only a listing showed takes it from the
+ * first GET's response headers.
  */
 final class Readers {
   private final ObjectStore store;
@@ -42,6 +46,21 @@ final class Readers {
     this.backward = backward;
   }
 
+  /**
+   * A file known only from a listing ({@code readdir_optimize}: default mode and owner) takes its real attributes from
+   * the first GET's response headers ({@code x-oss-meta-*}), so stat, chmod and chown after a read need no HEAD.
+   */
+  private static void learnMetadata(OssHandle h, Namespace ns) {
+    Node n = h.file.currentNode();
+    if (n.metaKnown() || h.reader == null) {
+      return;
+    }
+    ObjectInfo seen = h.reader.objectSeen();
+    if (seen != null && (n.attr().etag() == null || n.attr().etag().equalsIgnoreCase(seen.etag()))) {
+      h.file.refresh(ns.learned(h.path(), n.objectKey(), seen));
+    }
+  }
+
   int read(OssHandle h, Namespace ns, long offset, ByteBuffer dst) {
     synchronized (h) {
       for (int attempt = 0; ; attempt++) {
@@ -53,6 +72,7 @@ final class Readers {
         try {
           int got = h.reader.read(offset, dst);
           h.readSomething |= got > 0;
+          learnMetadata(h, ns);
           return got;
         } catch (StoreException e) {
           dst.position(pos);
@@ -64,9 +84,44 @@ final class Readers {
             throw Errors.toIo(e, h.path());
           }
           h.closeReader();
+          if (e.kind() == StoreErrorKind.PRECONDITION_FAILED) {
+            int got = readNewVersion(h, ns, offset, dst);
+            if (got >= 0) {
+              return got;
+            }
+          }
           h.file.refresh(ns.lookup(h.path()));
         }
       }
     }
+  }
+
+  /**
+   * The object changed since its attributes were cached and nothing was returned yet: one GET without If-Match reads
+   * the new version, and its response headers are the new attributes (what a HEAD would add, one request fewer). Its
+   * ETag is pinned for the rest of the open.
+   *
+   * @return bytes read, or -1 when the reply carried no metadata (then the caller HEADs)
+   */
+  private int readNewVersion(OssHandle h, Namespace ns, long offset, ByteBuffer dst) {
+    Node old = h.file.currentNode();
+    int pos = dst.position();
+    RangeRead r;
+    try {
+      r = store.getObjectRange(old.objectKey(), offset, dst, null);
+    } catch (StoreException e) {
+      dst.position(pos);
+      return -1; // e.g. deleted meanwhile: the lookup tells ENOENT, or the file became a directory
+    }
+    if (r.object() == null) {
+      dst.position(pos);
+      return -1;
+    }
+    Node fresh = ns.learned(h.path(), old.objectKey(), r.object());
+    h.file.refresh(fresh);
+    h.reader = new ReadAhead(store, pool, prefetchExecutor, fresh.objectKey(), fresh.attr().size(), fresh.attr().etag(),
+        window, backward);
+    h.readSomething |= r.bytesRead() > 0;
+    return r.bytesRead();
   }
 }

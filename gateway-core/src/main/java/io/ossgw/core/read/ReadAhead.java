@@ -1,6 +1,7 @@
 package io.ossgw.core.read;
 
 import io.ossgw.core.memory.BufferPool;
+import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RangeRead;
 import io.ossgw.core.store.StoreException;
@@ -42,6 +43,7 @@ public final class ReadAhead implements AutoCloseable {
   private final int backwardChunks;
   private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
   private volatile String etag;
+  private volatile ObjectInfo seen;
   private long nextExpected;
   private int streak;
   private int window;
@@ -152,17 +154,28 @@ public final class ReadAhead implements AutoCloseable {
     dst.limit(dst.position() + len);
     try {
       RangeRead r = store.getObjectRange(key, offset, dst, etag);
-      pin(r.etag());
+      pin(r);
       return r.bytesRead();
     } finally {
       dst.limit(limit);
     }
   }
 
-  private void pin(String e) {
-    if (etag == null && e != null) {
-      etag = e;
+  private void pin(RangeRead r) {
+    if (etag == null && r.etag() != null) {
+      etag = r.etag();
     }
+    if (seen == null && r.object() != null) {
+      seen = r.object();
+    }
+  }
+
+  /**
+   * The object's metadata from the response headers of a GET this reader made (all its GETs are of one version), or
+   * null when none has returned yet or every read came from a cache.
+   */
+  public ObjectInfo objectSeen() {
+    return seen;
   }
 
   /** Starts GETs for chunks [from, to] that are not held yet, while buffers are available. */
@@ -225,7 +238,7 @@ public final class ReadAhead implements AutoCloseable {
         int total = 0;
         while (total < len) {
           RangeRead r = store.getObjectRange(key, start + total, dst, etag);
-          pin(r.etag());
+          pin(r);
           if (r.bytesRead() == 0) {
             break;
           }

@@ -196,4 +196,31 @@ class MetadataOptionsTest {
     assertThat(e.attr().uid()).isEqualTo(1000);
     assertThat(e.attr().size()).isEqualTo(3);
   }
+
+  /**
+   * With readdir_optimize a listed file's first GET brings its {@code x-oss-meta-*} headers: stat shows the real mode
+   * and owner afterwards, and a chmod needs no HEAD (issue 14 item 4: the object's own metadata on first open).
+   */
+  @Test
+  void readdirOptimizeLearnsTheRealAttributesFromTheFirstGet() {
+    ObjectMetadata m = new ObjectMetadata();
+    m.setUserMetadata(Map.of("mode", Integer.toString(0100750), "uid", "4242", "gid", "4343", "mtime", "1577934245"));
+    gw.sdk.putObject(BUCKET, "ro/with-meta", new ByteArrayInputStream(utf8("abc")), m);
+    VirtualFileSystem fs = gw.mount("readdir_optimize");
+    fs.readdir("/ro");
+    assertThat(fs.getattr("/ro/with-meta").mode()).as("listing defaults before the read").isEqualTo(0640);
+    gw.resetCounters();
+    assertThat(TestGateway.readFile(fs, "/ro/with-meta")).isEqualTo(utf8("abc"));
+    io.ossgw.core.vfs.FileAttr a = fs.getattr("/ro/with-meta");
+    assertThat(a.mode()).isEqualTo(0750);
+    assertThat(a.uid()).isEqualTo(4242);
+    assertThat(a.gid()).isEqualTo(4343);
+    assertThat(a.mtime().getEpochSecond()).isEqualTo(1577934245L);
+    fs.setattr("/ro/with-meta", io.ossgw.core.vfs.SetAttr.mode(0700), null, USER);
+    assertThat(gw.count("HeadObject")).as("no HEAD for the read, the stat or the chmod").isZero();
+    assertThat(gw.count("GetObject")).isEqualTo(1);
+    assertThat(gw.count("CopyObject")).isEqualTo(1);
+    assertThat(gw.sdk.getObjectMetadata(BUCKET, "ro/with-meta").getUserMetadata())
+        .containsEntry("mode", Integer.toString(0100700)).containsEntry("uid", "4242").containsEntry("gid", "4343");
+  }
 }

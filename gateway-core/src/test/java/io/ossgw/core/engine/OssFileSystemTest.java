@@ -339,6 +339,26 @@ class OssFileSystemTest {
     assertThat(readFile(fs, "/ext")).startsWith(utf8("version two"));
   }
 
+  /** The refused If-Match GET is followed by one GET of the new version whose headers replace the attributes: no HEAD. */
+  @Test
+  void externalChangeCostsTheRefusedGetAndOneGetNoHead() {
+    writeFile(fs, "/ext2", utf8("version one"));
+    ObjectMetadata m = new ObjectMetadata();
+    m.setUserMetadata(java.util.Map.of("mode", Integer.toString(0100600)));
+    gw.sdk.putObject(BUCKET, "ext2", new ByteArrayInputStream(utf8("version two, longer")), m);
+    gw.resetCounters();
+    FileHandle h = fs.open("/ext2", OpenFlags.READ_ONLY, USER);
+    ByteBuffer buf = ByteBuffer.allocate(128 * 1024);
+    int n = fs.read(h, 0, buf);
+    fs.release(h);
+    assertThat(new String(buf.array(), 0, n, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("version two, longer");
+    assertThat(gw.count("HeadObject")).isZero();
+    assertThat(gw.count("GetObject")).isEqualTo(2);
+    assertThat(fs.getattr("/ext2").size()).isEqualTo(19);
+    assertThat(fs.getattr("/ext2").mode()).isEqualTo(0600);
+    assertThat(gw.count("HeadObject")).isZero();
+  }
+
   @Test
   void subPathMountOfAMissingPrefixWorks() {
     VirtualFileSystem sub = gw.mountAt("/no/such/prefix");

@@ -105,6 +105,30 @@ class SemanticsContractTest {
         fs.release(h);
       };
     });
+    SCENARIOS.put("touch-new", gw -> {
+      VirtualFileSystem fs = listedRoot(gw);
+      return () -> {
+        // coreutils touch: open(O_CREAT) as fd 3, dup2(3, 0), close(3), futimens(0, NULL), close(0): the FLUSH of
+        // close(3) must upload (FUSE cannot tell it from a last close), the utimens after it is a self-copy
+        FileHandle h = fs.create("/new", 0644, OpenFlags.READ_WRITE, false, USER);
+        fs.flush(h);
+        java.time.Instant now = java.time.Instant.now();
+        fs.setattr("/new", SetAttr.times(now, now), null, USER);
+        fs.flush(h);
+        fs.release(h);
+      };
+    });
+    SCENARIOS.put("create-utimens-close", gw -> {
+      VirtualFileSystem fs = listedRoot(gw);
+      return () -> {
+        FileHandle h = fs.create("/new", 0644, OpenFlags.READ_WRITE, false, USER);
+        java.time.Instant now = java.time.Instant.now();
+        fs.setattr("/new", SetAttr.times(now, now), null, USER);
+        fs.setattr("/new", SetAttr.mode(0600), null, USER);
+        fs.flush(h);
+        fs.release(h);
+      };
+    });
     SCENARIOS.put("create-redirect", gw -> {
       VirtualFileSystem fs = listedRoot(gw);
       return () -> {
@@ -126,6 +150,12 @@ class SemanticsContractTest {
       VirtualFileSystem cold = remount(gw);
       cold.getattr("/r");
       return () -> assertThat(readFile(cold, "/r")).hasSize(100 * 1024);
+    });
+    SCENARIOS.put("read-changed", gw -> {
+      VirtualFileSystem fs = gw.mount();
+      writeFile(fs, "/r", utf8("version one"));
+      gw.sdk.putObject(BUCKET, "r", new ByteArrayInputStream(utf8("version two")));
+      return () -> assertThat(readFile(fs, "/r")).isEqualTo(utf8("version two"));
     });
     SCENARIOS.put("append-appendable", gw -> {
       com.aliyun.oss.model.AppendObjectRequest req =
@@ -179,6 +209,15 @@ class SemanticsContractTest {
       VirtualFileSystem fs = gw.mount("readdir_optimize");
       fs.readdir("/");
       return () -> fs.setattr("/c", SetAttr.mode(0600), null, USER);
+    });
+    SCENARIOS.put("chmod-foreign-optimize-read", gw -> {
+      gw.sdk.putObject(BUCKET, "c", new ByteArrayInputStream(utf8("x")));
+      VirtualFileSystem fs = gw.mount("readdir_optimize");
+      fs.readdir("/");
+      return () -> {
+        assertThat(readFile(fs, "/c")).hasSize(1);
+        fs.setattr("/c", SetAttr.mode(0600), null, USER);
+      };
     });
     SCENARIOS.put("mkdir", gw -> {
       VirtualFileSystem fs = listedRoot(gw);

@@ -63,6 +63,8 @@ class AliyunObjectStoreTest {
       RangeRead r = s.getObjectRange(key, 7, direct, w.etag());
       assertThat(r.bytesRead()).isEqualTo(3);
       assertThat(r.objectSize()).isEqualTo(10);
+      // the GET's headers tell what a HEAD would (the object's size, not the range's)
+      assertThat(r.object()).isEqualTo(info);
       assertThat(StandardCharsets.UTF_8.decode(direct.flip()).toString()).isEqualTo("789");
       assertThat(s.getObjectRange(key, 8, ByteBuffer.allocate(100), null).bytesRead()).isEqualTo(2);
       assertThat(s.getObjectRange(key, 10, ByteBuffer.allocate(5), null).bytesRead()).isZero();

@@ -80,7 +80,7 @@ public final class AliyunObjectStore implements ObjectStore {
   public ObjectInfo headObject(String key) {
     try {
       ObjectMetadata md = client.getObjectMetadata(bucket, key);
-      return toInfo(key, md);
+      return toInfo(key, md, md.getContentLength());
     } catch (RuntimeException e) {
       throw OssErrors.map(e, "HeadObject " + key);
     }
@@ -107,7 +107,9 @@ public final class AliyunObjectStore implements ObjectStore {
             "GetObject " + key + ": expected 206 for bytes " + offset + "+" + want + ", got Content-Range " + range, null);
       }
       int n = readFully(body(obj), dst, want);
-      return new RangeRead(n, unquote(md.getETag()), total);
+      // a ranged reply's Content-Length is the range's: the object's size is the Content-Range total
+      ObjectInfo info = toInfo(key, md, total);
+      return new RangeRead(n, info.etag(), total, info);
     } catch (StoreException e) {
       throw e;
     } catch (IOException e) {
@@ -427,9 +429,9 @@ public final class AliyunObjectStore implements ObjectStore {
     return md;
   }
 
-  private static ObjectInfo toInfo(String key, ObjectMetadata md) {
+  private static ObjectInfo toInfo(String key, ObjectMetadata md, long size) {
     Object next = md.getRawMetadata().get("x-oss-next-append-position");
-    return new ObjectInfo(key, md.getContentLength(), unquote(md.getETag()),
+    return new ObjectInfo(key, size, unquote(md.getETag()),
         md.getLastModified() == null ? null : md.getLastModified().toInstant(), md.getObjectType(), md.getContentType(),
         lower(md.getUserMetadata()), next == null ? -1 : Long.parseLong(next.toString()));
   }
