@@ -90,6 +90,8 @@ public class MountCommand implements Callable<Integer> {
           StateDirs.defaultStateDir());
     } catch (IllegalArgumentException e) {
       return fail(ready, ExitCodes.USAGE, e.getMessage());
+    } catch (MountException e) {
+      return fail(ready, ExitCodes.FAILED, e.getMessage()); // already a mount point, live or dead
     }
     return foreground ? runForeground(plan, ready) : detach(plan);
   }
