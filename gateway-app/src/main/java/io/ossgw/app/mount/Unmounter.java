@@ -10,9 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code ossgw umount}: asks the kernel to unmount a FUSE mount the way users would, {@code fusermount -u}, and falls
@@ -89,18 +87,21 @@ public final class Unmounter {
         + " tail --pid=" + r.pid() + " -f /dev/null");
   }
 
+  /** Polls (the process is not our child, so there is no exit notification) until it is gone or the wait is over. */
   private static boolean exited(ProcessHandle ph, Duration wait) {
-    try {
-      ph.onExit().get(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return !ph.isAlive();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return !ph.isAlive();
-    } catch (ExecutionException e) {
-      return !ph.isAlive();
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (ph.isAlive()) {
+      if (System.nanoTime() >= deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return !ph.isAlive();
+      }
     }
+    return true;
   }
 
   /**
