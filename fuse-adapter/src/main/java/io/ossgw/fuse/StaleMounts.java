@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
  * Tells whether a directory is already a mount point and whether that mount is dead, and what command clears it.
  *
  * <p>A FUSE mount whose serving process died (SIGKILL, crash) stays in the mount table; every access to it then fails
- * with ENOTCONN, "Transport endpoint is not connected", until someone detaches it with {@code fusermount -u -z} (or,
+ * with ENOTCONN, "Transport endpoint is not connected" (or ECONNABORTED for a request caught by the abort), until someone detaches it with {@code fusermount -u -z} (or,
  * as root, {@code umount -l}). Mounting again on top of it fails, so {@link FuseMounter} checks first.
  *
  * <p>Detection: the mount table comes from {@code /proc/self/mountinfo} (not from {@code stat}, which fails on a dead
@@ -29,6 +29,8 @@ public final class StaleMounts {
   public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
   private static final String ENOTCONN_TEXT = "Transport endpoint is not connected";
+  /** ECONNABORTED: what a request pending when the connection was aborted (its process died) gets instead. */
+  private static final String ECONNABORTED_TEXT = "Software caused connection abort";
 
   /** What is at a mount point. */
   public enum State {
@@ -57,7 +59,8 @@ public final class StaleMounts {
         case NOT_MOUNTED -> "";
         case LIVE -> mountpoint + " is already a mount point (" + describe(entry) + "); unmount it first: "
             + unmountCommand(mountpoint, entry, false);
-        case DEAD -> mountpoint + " is a dead FUSE mount (" + ENOTCONN_TEXT + "; " + describe(entry)
+        case DEAD -> mountpoint + " is a dead FUSE mount (" + (error != null ? error : ENOTCONN_TEXT) + "; "
+            + describe(entry)
             + "): the process that served it is gone. Clear it with: " + unmountCommand(mountpoint, entry, true)
             + " (as root also: umount -l " + shellQuote(mountpoint) + ")";
         case UNRESPONSIVE -> mountpoint + " is a mount point that does not answer (" + describe(entry)
@@ -98,7 +101,7 @@ public final class StaleMounts {
     if (failure instanceof ProbeTimeout) {
       return new Status(key, State.UNRESPONSIVE, entry, reason);
     }
-    if (reason != null && reason.contains(ENOTCONN_TEXT)) {
+    if (reason != null && (reason.contains(ENOTCONN_TEXT) || reason.contains(ECONNABORTED_TEXT))) {
       return new Status(key, State.DEAD, entry, reason);
     }
     // A live mount that reports an error for its root (EIO from a failing backend, EACCES) is still a mount.

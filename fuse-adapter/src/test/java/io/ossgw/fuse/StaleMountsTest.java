@@ -41,6 +41,14 @@ class StaleMountsTest {
   }
 
   @Test
+  void deadOnEconnabortedToo() {
+    StaleMounts.Status s = StaleMounts.check(MP, TABLE,
+        p -> new FileSystemException(p.toString(), null, "Software caused connection abort"));
+    assertThat(s.state()).isEqualTo(StaleMounts.State.DEAD);
+    assertThat(s.message()).contains("dead FUSE mount (Software caused connection abort;");
+  }
+
+  @Test
   void otherErrorsMeanAMountThatIsAlive() {
     StaleMounts.Status s = StaleMounts.check(MP, TABLE,
         p -> new FileSystemException(p.toString(), null, "Input/output error"));
