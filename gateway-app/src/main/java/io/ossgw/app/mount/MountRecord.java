@@ -20,7 +20,8 @@ import java.util.Properties;
  *
  * <p>One small properties file per mount process, {@code <runtime dir>/mounts/<mount point>.<pid>}, written once the
  * mount is live and removed when the process ends; a file left by a killed process is ignored because it names the
- * kernel mount ({@link MountIdentity}: id, device and path), which a later mount does not match while it is mounted.
+ * kernel mount ({@link MountIdentity}: id, device and path), which a later mount does not match while it is mounted,
+ * and removed when the next record is written.
  *
  * @param pid the mount process
  * @param started when it started (ms since the epoch, {@link ProcessHandle.Info#startInstant()}), to tell it from a
@@ -70,6 +71,7 @@ public record MountRecord(long pid, long started, MountIdentity identity, String
     }
     try {
       Path dir = Files.createDirectories(runtimeDir.resolve("mounts"));
+      pruneDead(dir);
       Path file = dir.resolve(fileName(identity.mountPoint()) + "." + pid);
       Path tmp = dir.resolve(file.getFileName() + ".tmp");
       try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
@@ -112,6 +114,19 @@ public record MountRecord(long pid, long started, MountIdentity identity, String
       return Optional.empty();
     }
     return Optional.empty();
+  }
+
+  /** Removes the records of processes that are gone (killed: they could not remove their own). */
+  private static void pruneDead(Path dir) {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, p -> !p.getFileName().toString().endsWith(".tmp"))) {
+      for (Path f : files) {
+        if (read(f).filter(r -> r.process().isEmpty()).isPresent()) {
+          delete(f);
+        }
+      }
+    } catch (IOException ignored) {
+      // pruning is housekeeping only
+    }
   }
 
   private static Optional<MountRecord> read(Path f) {

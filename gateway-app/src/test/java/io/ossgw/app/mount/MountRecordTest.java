@@ -43,6 +43,16 @@ class MountRecordTest {
   }
 
   @Test
+  void recordsOfProcessesThatAreGoneAreRemovedWhenTheNextIsWritten() {
+    MountRecord self = MountRecord.ofCurrentProcess(new MountIdentity(7, "0:7", "/gone"), null);
+    Path stale = new MountRecord(self.pid(), self.started() - 1000, self.identity(), null).write(runtime);
+    assertThat(stale).exists();
+    Path fresh = MountRecord.ofCurrentProcess(new MountIdentity(8, "0:8", "/new"), null).write(runtime);
+    assertThat(stale).doesNotExist();
+    assertThat(fresh).exists();
+  }
+
+  @Test
   void aProcessThatHoldsSpoolFilesIsStillUploading() throws Exception {
     Path spool = Files.createTempFile(runtime, "ossgw-spool-", ".tmp");
     try (var ch = java.nio.channels.FileChannel.open(spool, java.nio.file.StandardOpenOption.READ)) {
