@@ -1,6 +1,7 @@
 package io.ossgw.fuse;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -21,8 +22,9 @@ import java.util.concurrent.TimeoutException;
  * as root, {@code umount -l}). Mounting again on top of it fails, so {@link FuseMounter} checks first.
  *
  * <p>Detection: the mount table comes from {@code /proc/self/mountinfo} (not from {@code stat}, which fails on a dead
- * mount); liveness from a {@code stat} of the mount point, run on a helper thread with a timeout because a mount
- * whose server is alive but stuck blocks {@code stat} forever.
+ * mount); liveness from a {@code stat} and an {@code opendir} of the mount point (the kernel answers {@code stat} from
+ * its cache for {@code attr_timeout} after the server died, {@code opendir} always asks the server), run on a helper
+ * thread with a timeout because a mount whose server is alive but stuck blocks them forever.
  */
 public final class StaleMounts {
   /** How long a probe {@code stat} may take before the mount counts as {@link State#UNRESPONSIVE}. */
@@ -152,7 +154,14 @@ public final class StaleMounts {
     // carrier; a daemon thread at least does not keep the JVM alive.
     Thread t = new Thread(() -> {
       try {
-        Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (a.isDirectory()) {
+          // The kernel answers stat from its attribute cache (attr_timeout) even after the server died; OPENDIR is
+          // always sent to the server, so a dead mount fails here.
+          try (DirectoryStream<Path> d = Files.newDirectoryStream(path)) {
+            d.iterator(); // opened is enough
+          }
+        }
         result.complete(null);
       } catch (IOException e) {
         result.complete(e);
