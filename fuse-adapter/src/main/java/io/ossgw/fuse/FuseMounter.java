@@ -80,8 +80,7 @@ public final class FuseMounter {
     server.setDaemon(true); // a stuck session must not keep the JVM from exiting
     server.start();
     try {
-      int id = awaitLive(m, mp, before, options);
-      m.mounted(id);
+      m.mounted(awaitLive(m, mp, before, options));
       LIVE.add(m);
       installHook();
       LOG.info("mounted {} at {} ({}, {})", options.fsname(), mp, binding.name(),
@@ -113,7 +112,8 @@ public final class FuseMounter {
     }
   }
 
-  private static int awaitLive(MountedFilesystem m, Path mp, Set<Integer> before, FuseOptions options) {
+  /** The new mount's identity, or null if it was live and has already been unmounted from outside. */
+  private static MountIdentity awaitLive(MountedFilesystem m, Path mp, Set<Integer> before, FuseOptions options) {
     long deadline = System.nanoTime() + options.mountTimeout().toNanos();
     long sleepMs = 1;
     while (true) {
@@ -121,7 +121,7 @@ public final class FuseMounter {
         if (m.exit().join() == 0 && m.filesystem().initialized()) {
           // INIT was answered, so the mount was live; someone (fusermount -u) unmounted it before this loop looked
           // again. That is a mount that has already ended cleanly, not a failure.
-          return -1;
+          return null;
         }
         throw new MountException("libfuse could not mount " + mp + " (exit status " + m.exit().join()
             + "); libfuse printed the reason to stderr (e.g. an unknown -o option, or fusermount missing:"
@@ -130,7 +130,7 @@ public final class FuseMounter {
       Optional<MountInfo.Entry> entry = newMount(mp, before);
       try {
         if (entry.isPresent() && m.filesystem().awaitInit(0)) {
-          return entry.get().mountId();
+          return MountIdentity.of(entry.get());
         }
         if (System.nanoTime() >= deadline) {
           throw new MountException("the FUSE mount at " + mp + " did not become live within "
@@ -161,7 +161,7 @@ public final class FuseMounter {
     m.abandon();
     newMount(mp, before).ifPresent(e -> {
       try {
-        Unmounter.unmount(mp.toString(), e.mountId(), options.unmountTimeout());
+        Unmounter.unmount(MountIdentity.of(e), options.unmountTimeout());
       } catch (RuntimeException ex) {
         LOG.warn("could not remove the half-made mount at {}", mp, ex);
       }

@@ -30,6 +30,9 @@ public final class MountInfo {
    *
    * @param mountId unique id of the mount (reused only after it is unmounted)
    * @param parentId id of the parent mount
+   * @param device {@code major:minor} of the filesystem (field 3, {@code st_dev} of files in it); for FUSE a number
+   *     of the kernel's anonymous-device pool that belongs to one FUSE connection while its superblock lives, and
+   *     is handed to the next such filesystem once it is gone
    * @param root the path within the filesystem that forms the root of this mount
    * @param mountPoint the mount point, decoded
    * @param options per-mount options ({@code rw,nosuid,...})
@@ -40,6 +43,7 @@ public final class MountInfo {
   public record Entry(
       int mountId,
       int parentId,
+      String device,
       String root,
       String mountPoint,
       String options,
@@ -115,6 +119,7 @@ public final class MountInfo {
       return new Entry(
           Integer.parseInt(f[0]),
           Integer.parseInt(f[1]),
+          f[2],
           unescape(f[3]),
           unescape(f[4]),
           f[5],

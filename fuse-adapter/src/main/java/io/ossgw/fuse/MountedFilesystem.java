@@ -20,7 +20,13 @@ import org.slf4j.LoggerFactory;
 public final class MountedFilesystem implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MountedFilesystem.class);
 
-  private static final long LAZY_GRACE_NANOS = 200_000_000L;
+  /**
+   * How long {@link #close()} waits for the libfuse loop after the mount has left the mount table when there is nothing
+   * left to serve here (a lazy unmount with open files, or no open files at all): after a clean unmount the loop
+   * returns within milliseconds, unless the superblock lives on elsewhere (a copy of the mount in another mount
+   * namespace keeps the connection open), which no amount of waiting here changes.
+   */
+  static final long GRACE_NANOS = 200_000_000L;
 
   private final Path mountpoint;
   private volatile FuseFilesystem fs; // set once by FuseMounter before the session starts
@@ -28,7 +34,7 @@ public final class MountedFilesystem implements AutoCloseable {
   private final String binding;
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
   private final Object closeLock = new Object();
-  private volatile int mountId = -1;
+  private volatile MountIdentity identity; // set once the mount is live; null if it ended before
   private volatile boolean abandoned;
   private boolean closed;
 
@@ -58,9 +64,15 @@ public final class MountedFilesystem implements AutoCloseable {
     return binding;
   }
 
-  /** The kernel's mount id (first field of /proc/self/mountinfo). */
+  /** The kernel's mount id (first field of /proc/self/mountinfo), or -1 if the mount ended before it was seen. */
   public int mountId() {
-    return mountId;
+    MountIdentity id = identity;
+    return id == null ? -1 : id.mountId();
+  }
+
+  /** Which kernel mount this is (id, device, path), or null if it ended before it was seen. */
+  public MountIdentity identity() {
+    return identity;
   }
 
   /** Files currently open through the mount. */
@@ -95,8 +107,10 @@ public final class MountedFilesystem implements AutoCloseable {
   }
 
   /**
-   * Unmounts and waits, up to {@link FuseOptions#unmountTimeout()}, until the mount is gone from the mount table and
-   * the libfuse loop has returned. Idempotent; safe to call from several threads and from a shutdown hook. If files
+   * Unmounts this mount (never another one made later at the same path: see {@link MountIdentity}) and waits until it
+   * is gone from the mount table, then gives the libfuse loop a short grace ({@link #GRACE_NANOS}) to return. Only
+   * while files are open through a mount that was unmounted cleanly does it wait longer for the loop, up to {@link
+   * FuseOptions#unmountTimeout()}. Idempotent; safe to call from several threads and from a shutdown hook. If files
    * are still open, the clean unmount fails with EBUSY and a lazy one detaches the mount instead; the loop then keeps
    * serving those files until they are closed, and this method returns without waiting for that.
    *
@@ -109,14 +123,21 @@ public final class MountedFilesystem implements AutoCloseable {
         return;
       }
       long deadline = System.nanoTime() + options.unmountTimeout().toNanos();
-      boolean lazy = mountId >= 0 && Unmounter.unmount(mountpoint.toString(), mountId, options.unmountTimeout());
+      MountIdentity id = identity;
+      // Once our session has ended, ended() has cleared our mount if it was left dead; whatever carries our numbers
+      // now is a newer mount. While it runs, our superblock holds the device number, so the identity is unique.
+      boolean lazy = id != null && !exit.isDone() && Unmounter.unmount(id, options.unmountTimeout());
       try {
-        // After a clean unmount the loop returns within milliseconds; after a lazy one it serves the open files
-        // until they are closed, which is not worth waiting for here.
-        long left = lazy ? LAZY_GRACE_NANOS : Math.max(1, deadline - System.nanoTime());
+        int open = fs.openFiles();
+        long left = lazy || open == 0 ? GRACE_NANOS : Math.max(1, deadline - System.nanoTime());
         if (!awaitUnmounted(Duration.ofNanos(left))) {
-          LOG.info("{} is detached; its FUSE session still serves {} open file(s) until they are closed",
-              mountpoint, fs.openFiles());
+          if (open > 0) {
+            LOG.info("{} is detached; its FUSE session still serves {} open file(s) until they are closed",
+                mountpoint, open);
+          } else {
+            LOG.info("{} is unmounted; its FUSE session has not ended yet (a copy of the mount in another mount"
+                + " namespace keeps it open) and is not waited for", mountpoint);
+          }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -128,14 +149,14 @@ public final class MountedFilesystem implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "MountedFilesystem[" + mountpoint + ", " + binding + ", mountId=" + mountId + ", "
+    return "MountedFilesystem[" + mountpoint + ", " + binding + ", " + identity + ", "
         + (isMounted() ? "mounted" : "unmounted") + "]";
   }
 
   // --- lifecycle, driven by FuseMounter ---
 
-  void mounted(int id) {
-    mountId = id;
+  void mounted(MountIdentity id) {
+    identity = id;
   }
 
   FuseFilesystem filesystem() {
@@ -165,24 +186,44 @@ public final class MountedFilesystem implements AutoCloseable {
     return exit;
   }
 
-  /** The session ended (the loop returned with {@code status}): release leftovers and clear a dead mount. */
+  /**
+   * The session ended (the loop returned with {@code status}): clear our mount if it was left dead, then release
+   * leftovers. libfuse itself unmounts when its loop ends while the connection is alive; this covers the case where
+   * that did not work.
+   */
   void ended(int status) {
     try {
-      fs.releaseAll();
-      int id = mountId;
-      if (id >= 0 && Unmounter.isMounted(id, mountpoint.toString())) {
-        // The loop returned but the kernel mount is still there (the session failed): don't leave a dead mount.
-        LOG.warn("FUSE session at {} ended with status {} while still mounted; detaching it", mountpoint, status);
-        Unmounter.run(List.of("fusermount", "-u", "-z", mountpoint.toString()), options.unmountTimeout());
-        if (Unmounter.isMounted(id, mountpoint.toString())) {
-          Unmounter.run(List.of("umount", "-l", mountpoint.toString()), options.unmountTimeout());
+      MountIdentity id = identity;
+      if (id != null) {
+        StaleMounts.Status now = StaleMounts.check(mountpoint);
+        if (mayDetachAfterEnd(id, now)) {
+          LOG.warn("FUSE session at {} ended with status {} while still mounted ({}); detaching it", mountpoint,
+              status, id);
+          Unmounter.run(List.of("fusermount", "-u", "-z", mountpoint.toString()), options.unmountTimeout());
+          if (id.isTopmostIn(MountInfo.read())) {
+            Unmounter.run(List.of("umount", "-l", mountpoint.toString()), options.unmountTimeout());
+          }
+        } else if (id.matches(now.entry())) {
+          LOG.info("the mount at {} has this ended session's mount id and device ({}) but answers, so it is a newer"
+              + " mount that reuses both numbers; leaving it alone", mountpoint, id);
         }
       }
+      fs.releaseAll();
     } catch (Throwable t) {
       LOG.warn("cleaning up after the FUSE session at {} failed", mountpoint, t);
     } finally {
       FuseMounter.forget(this); // before completing: whoever awaited the end must not still find it in mounts()
       exit.complete(status);
     }
+  }
+
+  /**
+   * Whether a session that has ended may detach what is at its mount point now: only its own mount (same id, device
+   * and path, topmost), and only if that does not answer. Our session is over, so our mount, if it is still there,
+   * is dead or hung; a mount that answers is served by someone else, even if the kernel gave it our freed id and
+   * device number (issue 9 item 1).
+   */
+  static boolean mayDetachAfterEnd(MountIdentity id, StaleMounts.Status now) {
+    return id.matches(now.entry()) && now.state() != StaleMounts.State.LIVE;
   }
 }

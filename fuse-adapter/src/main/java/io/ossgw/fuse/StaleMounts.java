@@ -1,6 +1,7 @@
 package io.ossgw.fuse;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -17,18 +18,21 @@ import java.util.concurrent.TimeoutException;
  * Tells whether a directory is already a mount point and whether that mount is dead, and what command clears it.
  *
  * <p>A FUSE mount whose serving process died (SIGKILL, crash) stays in the mount table; every access to it then fails
- * with ENOTCONN, "Transport endpoint is not connected", until someone detaches it with {@code fusermount -u -z} (or,
+ * with ENOTCONN, "Transport endpoint is not connected" (or ECONNABORTED for a request caught by the abort), until someone detaches it with {@code fusermount -u -z} (or,
  * as root, {@code umount -l}). Mounting again on top of it fails, so {@link FuseMounter} checks first.
  *
  * <p>Detection: the mount table comes from {@code /proc/self/mountinfo} (not from {@code stat}, which fails on a dead
- * mount); liveness from a {@code stat} of the mount point, run on a helper thread with a timeout because a mount
- * whose server is alive but stuck blocks {@code stat} forever.
+ * mount); liveness from a {@code stat} and an {@code opendir} of the mount point (the kernel answers {@code stat} from
+ * its cache for {@code attr_timeout} after the server died, {@code opendir} always asks the server), run on a helper
+ * thread with a timeout because a mount whose server is alive but stuck blocks them forever.
  */
 public final class StaleMounts {
   /** How long a probe {@code stat} may take before the mount counts as {@link State#UNRESPONSIVE}. */
   public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
   private static final String ENOTCONN_TEXT = "Transport endpoint is not connected";
+  /** ECONNABORTED: what a request pending when the connection was aborted (its process died) gets instead. */
+  private static final String ECONNABORTED_TEXT = "Software caused connection abort";
 
   /** What is at a mount point. */
   public enum State {
@@ -57,7 +61,8 @@ public final class StaleMounts {
         case NOT_MOUNTED -> "";
         case LIVE -> mountpoint + " is already a mount point (" + describe(entry) + "); unmount it first: "
             + unmountCommand(mountpoint, entry, false);
-        case DEAD -> mountpoint + " is a dead FUSE mount (" + ENOTCONN_TEXT + "; " + describe(entry)
+        case DEAD -> mountpoint + " is a dead FUSE mount (" + (error != null ? error : ENOTCONN_TEXT) + "; "
+            + describe(entry)
             + "): the process that served it is gone. Clear it with: " + unmountCommand(mountpoint, entry, true)
             + " (as root also: umount -l " + shellQuote(mountpoint) + ")";
         case UNRESPONSIVE -> mountpoint + " is a mount point that does not answer (" + describe(entry)
@@ -98,7 +103,7 @@ public final class StaleMounts {
     if (failure instanceof ProbeTimeout) {
       return new Status(key, State.UNRESPONSIVE, entry, reason);
     }
-    if (reason != null && reason.contains(ENOTCONN_TEXT)) {
+    if (reason != null && (reason.contains(ENOTCONN_TEXT) || reason.contains(ECONNABORTED_TEXT))) {
       return new Status(key, State.DEAD, entry, reason);
     }
     // A live mount that reports an error for its root (EIO from a failing backend, EACCES) is still a mount.
@@ -149,7 +154,14 @@ public final class StaleMounts {
     // carrier; a daemon thread at least does not keep the JVM alive.
     Thread t = new Thread(() -> {
       try {
-        Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (a.isDirectory()) {
+          // The kernel answers stat from its attribute cache (attr_timeout) even after the server died; OPENDIR is
+          // always sent to the server, so a dead mount fails here.
+          try (DirectoryStream<Path> d = Files.newDirectoryStream(path)) {
+            d.iterator(); // opened is enough
+          }
+        }
         result.complete(null);
       } catch (IOException e) {
         result.complete(e);

@@ -21,50 +21,54 @@ final class Unmounter {
 
   private Unmounter() {}
 
-  /**
-   * True while mount {@code mountId} is listed at {@code mountpoint}. Both must match: the kernel hands a freed id
-   * to the next mount anywhere in the namespace.
-   */
-  static boolean isMounted(int mountId, String mountpoint) {
-    return MountInfo.byId(MountInfo.read(), mountId).filter(e -> e.mountPoint().equals(mountpoint)).isPresent();
+  /** True while mount {@code id} is listed (at its mount point, possibly covered by a later mount). */
+  static boolean isMounted(MountIdentity id) {
+    return id.findIn(MountInfo.read()).isPresent();
   }
 
   /**
-   * Unmounts mount {@code mountId} at {@code mountpoint} and waits until it is gone.
+   * Unmounts mount {@code id} and waits until it is gone. Every command acts on whatever is topmost at the path, so
+   * each runs only while that is still this mount: a mount made later at the same path is never touched.
    *
    * @return true if only a lazy unmount worked (files were open: the FUSE session goes on serving them)
-   * @throws MountException if it is still mounted after every method was tried and {@code timeout} passed
+   * @throws MountException if it is still mounted after every method was tried and {@code timeout} passed, or if
+   *     another mount covers it (unmounting the path would remove that one)
    */
-  static boolean unmount(String mountpoint, int mountId, Duration timeout) {
+  static boolean unmount(MountIdentity id, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    if (!isMounted(mountId, mountpoint)) {
-      return false;
-    }
+    String mountpoint = id.mountPoint();
     StringBuilder log = new StringBuilder();
     List<List<String>> attempts = List.of(
         List.of("fusermount", "-u", mountpoint),
         List.of("fusermount", "-u", "-z", mountpoint),
         List.of("umount", "-l", mountpoint));
     for (List<String> cmd : attempts) {
+      List<MountInfo.Entry> table = MountInfo.read();
+      if (id.findIn(table).isEmpty()) {
+        return cmd != attempts.get(0); // gone (the previous, lazy attempt took a moment longer)
+      }
+      if (!id.isTopmostIn(table)) {
+        throw new MountException("not unmounting " + mountpoint + ": another mount covers this one (" + id + ")");
+      }
       String result = run(cmd, timeout);
       log.append("\n  ").append(String.join(" ", cmd)).append(": ").append(result);
       // A successful unmount removes the entry before the command returns; allow a moment for a racing lazy one.
-      if (waitGone(mountId, mountpoint, Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500)))) {
+      if (waitGone(id, Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500)))) {
         LOG.debug("unmounted {} with {}", mountpoint, cmd);
         return cmd != attempts.get(0);
       }
     }
-    if (waitGone(mountId, mountpoint, deadline)) {
+    if (waitGone(id, deadline)) {
       return true;
     }
     throw new MountException("could not unmount " + mountpoint + " within " + timeout.toMillis() + " ms:" + log);
   }
 
-  /** Waits until the mount is gone or the deadline ({@link System#nanoTime()}) passes; true if gone. */
-  static boolean waitGone(int mountId, String mountpoint, long deadlineNanos) {
+  /** Waits until mount {@code id} is gone or the deadline ({@link System#nanoTime()}) passes; true if gone. */
+  static boolean waitGone(MountIdentity id, long deadlineNanos) {
     long sleepMs = 1;
     while (true) {
-      if (!isMounted(mountId, mountpoint)) {
+      if (!isMounted(id)) {
         return true;
       }
       if (System.nanoTime() >= deadlineNanos) {
@@ -74,7 +78,7 @@ final class Unmounter {
         Thread.sleep(sleepMs);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return !isMounted(mountId, mountpoint);
+        return !isMounted(id);
       }
       sleepMs = Math.min(sleepMs * 2, 20);
     }

@@ -22,6 +22,7 @@ class MountInfoTest {
     MountInfo.Entry fuse = e.get(1);
     assertThat(fuse.mountId()).isEqualTo(36);
     assertThat(fuse.parentId()).isEqualTo(22);
+    assertThat(fuse.device()).isEqualTo("0:31");
     assertThat(fuse.mountPoint()).isEqualTo("/tmp/with space");
     assertThat(fuse.fsType()).isEqualTo("fuse.ossgw");
     assertThat(fuse.source()).isEqualTo("oss:b");

@@ -57,6 +57,29 @@ class StaleMountTest {
   }
 
   @Test
+  void aDeadMountIsDetectedWhileTheKernelStillAnswersStatFromItsCache() throws Exception {
+    Path mp = TestMounts.newMountpoint("stale-cached");
+    Process child = null;
+    try {
+      child = startChild(mp);
+      Files.readAttributes(mp, java.nio.file.attribute.BasicFileAttributes.class); // cached for attr_timeout (60 s)
+      child.destroyForcibly(); // SIGKILL
+      assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(Files.isDirectory(mp)).as("stat still answers from the cache").isTrue();
+
+      StaleMounts.Status s = StaleMounts.check(mp);
+      assertThat(s.state()).isEqualTo(StaleMounts.State.DEAD);
+      assertThat(s.message()).contains("dead FUSE mount").contains("fusermount -u -z");
+      Sh.sh(s.clearCommand()).ok();
+    } finally {
+      if (child != null) {
+        child.destroyForcibly();
+      }
+      TestMounts.cleanup(null, mp);
+    }
+  }
+
+  @Test
   void sigtermRunsTheShutdownHookWhichUnmounts() throws Exception {
     Path mp = TestMounts.newMountpoint("sigterm");
     Process child = null;

@@ -12,8 +12,8 @@ class StaleMountsTest {
   private static final Path MP = Path.of("/tmp/ossgw-stale-unit/a b");
   private static final String KEY = StaleMounts.mountTableKey(MP);
   private static final List<MountInfo.Entry> TABLE = List.of(
-      new MountInfo.Entry(22, 1, "/", "/", "rw", "ext4", "/dev/vda", "rw"),
-      new MountInfo.Entry(50, 22, "/", KEY, "rw", "fuse.ossgw", "oss:b", "rw"));
+      new MountInfo.Entry(22, 1, "0:99", "/", "/", "rw", "ext4", "/dev/vda", "rw"),
+      new MountInfo.Entry(50, 22, "0:99", "/", KEY, "rw", "fuse.ossgw", "oss:b", "rw"));
 
   @Test
   void notMountedWhenNotInTheTable() {
@@ -41,6 +41,14 @@ class StaleMountsTest {
   }
 
   @Test
+  void deadOnEconnabortedToo() {
+    StaleMounts.Status s = StaleMounts.check(MP, TABLE,
+        p -> new FileSystemException(p.toString(), null, "Software caused connection abort"));
+    assertThat(s.state()).isEqualTo(StaleMounts.State.DEAD);
+    assertThat(s.message()).contains("dead FUSE mount (Software caused connection abort;");
+  }
+
+  @Test
   void otherErrorsMeanAMountThatIsAlive() {
     StaleMounts.Status s = StaleMounts.check(MP, TABLE,
         p -> new FileSystemException(p.toString(), null, "Input/output error"));
@@ -57,7 +65,7 @@ class StaleMountsTest {
 
   @Test
   void nonFuseMountsGetUmount() {
-    List<MountInfo.Entry> t = List.of(new MountInfo.Entry(60, 22, "/", "/tmp/tmpfs-x", "rw", "tmpfs", "tmpfs", ""));
+    List<MountInfo.Entry> t = List.of(new MountInfo.Entry(60, 22, "0:99", "/", "/tmp/tmpfs-x", "rw", "tmpfs", "tmpfs", ""));
     StaleMounts.Status s = StaleMounts.check(Path.of("/tmp/tmpfs-x"), t, p -> null);
     assertThat(s.message()).contains("umount /tmp/tmpfs-x");
   }

@@ -8,6 +8,11 @@ public final class ExitCodes {
   public static final int FAILED = 1;
   /** The command line or configuration is wrong: unknown option, bad value, no credentials, no such mount point. */
   public static final int USAGE = 2;
+  /**
+   * {@code umount}: the mount is gone, but the process that served it is still running after the wait and holds files
+   * it has not finished uploading (the message names the process and the count).
+   */
+  public static final int STILL_UPLOADING = io.ossgw.app.mount.Unmounter.STILL_UPLOADING;
 
   private ExitCodes() {}
 }

@@ -5,6 +5,7 @@ import io.ossgw.app.mount.FuseMounterAdapter;
 import io.ossgw.app.mount.LiveMount;
 import io.ossgw.app.mount.MountPlan;
 import io.ossgw.app.mount.MountPlanner;
+import io.ossgw.app.mount.MountRecord;
 import io.ossgw.app.mount.MountSource;
 import io.ossgw.app.mount.ReadyFile;
 import io.ossgw.app.mount.StateDirs;
@@ -90,6 +91,8 @@ public class MountCommand implements Callable<Integer> {
           StateDirs.defaultStateDir());
     } catch (IllegalArgumentException e) {
       return fail(ready, ExitCodes.USAGE, e.getMessage());
+    } catch (MountException e) {
+      return fail(ready, ExitCodes.FAILED, e.getMessage()); // already a mount point, live or dead
     }
     return foreground ? runForeground(plan, ready) : detach(plan);
   }
@@ -107,7 +110,13 @@ public class MountCommand implements Callable<Integer> {
       LOG.debug("mount failed", e);
       return fail(ready, ExitCodes.FAILED, "mount failed: " + e);
     }
+    Path record = null;
     try (live) {
+      // Before reporting "mounted": an `ossgw umount` right after `ossgw mount` returns must find the record.
+      if (live.handle().identity() != null) {
+        record = MountRecord.ofCurrentProcess(live.handle().identity(),
+            ready == null ? null : logFile(plan).toString()).write(MountRecord.runtimeDir());
+      }
       if (ready != null) {
         ready.mounted();
       }
@@ -122,6 +131,8 @@ public class MountCommand implements Callable<Integer> {
         }
       });
       Quarkus.waitForExit();
+    } finally {
+      MountRecord.delete(record); // after closing the engine: until then this process may still upload
     }
     return ExitCodes.OK;
   }

@@ -4,6 +4,7 @@ import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.fuse.FuseMounter;
 import io.ossgw.fuse.FuseOptions;
 import io.ossgw.fuse.FuseStats;
+import io.ossgw.fuse.MountIdentity;
 import io.ossgw.fuse.MountedFilesystem;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -40,6 +41,11 @@ public final class FuseMounterAdapter implements Mounter {
     @Override
     public Path mountpoint() {
       return mountpoint;
+    }
+
+    @Override
+    public MountIdentity identity() {
+      return m.identity();
     }
 
     @Override

@@ -4,7 +4,10 @@ import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.CredentialsResolver;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.config.MountOptions;
+import io.ossgw.fuse.MountException;
+import io.ossgw.fuse.StaleMounts;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -14,7 +17,8 @@ import java.util.Optional;
  * Resolves a mount request into a {@link MountPlan}: credentials (ossfs order: {@code passwd_file=}, environment,
  * {@code ~/.passwd-ossfs}, {@code /etc/passwd-ossfs}), the {@link EngineConfig} and the {@link
  * io.ossgw.fuse.FuseOptions}. Every failure is an {@link IllegalArgumentException} with a one-line message for the user
- * that never contains a secret.
+ * that never contains a secret, except a mount point that is already mounted ({@link MountException}, see {@link
+ * #checkMountpoint}).
  */
 public final class MountPlanner {
   /** How long FUSE mounting may take by default. */
@@ -67,31 +71,31 @@ public final class MountPlanner {
             + "or set OSS_ACCESS_KEY_ID and OSS_ACCESS_KEY_SECRET, or create ~/.passwd-ossfs"));
   }
 
-  /** The absolute, normalised mount point. @throws IllegalArgumentException if it is not an existing directory */
+  /**
+   * The absolute, normalised mount point, checked before anything else is started.
+   *
+   * <p>A mount already there comes first, with the command that clears it: a dead FUSE mount fails {@code stat} with
+   * ENOTCONN and would otherwise be reported as "not a directory" (issue 9 item 11), and a live one would only be
+   * found after the engine had started and found the metadata store locked by that mount (issue 13 item 10).
+   *
+   * @throws IllegalArgumentException if it is missing or not a directory
+   * @throws MountException if it is already a mount point (live, dead or hung; see {@link StaleMounts})
+   */
   public static Path checkMountpoint(Path mountpoint) {
     if (mountpoint == null) {
       throw new IllegalArgumentException("missing MOUNTPOINT");
     }
     Path mp = mountpoint.toAbsolutePath().normalize();
-    // Files.isDirectory follows the path; a dead FUSE mount ("Transport endpoint is not connected") is not a directory
-    // to it, but the FUSE adapter's stale-mount check gives the better message, so only reject what surely is wrong.
-    if (!Files.exists(mp, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !isDeadMount(mp)) {
+    StaleMounts.Status there = StaleMounts.check(mp);
+    if (there.state() != StaleMounts.State.NOT_MOUNTED) {
+      throw new MountException(there.message());
+    }
+    if (!Files.exists(mp, LinkOption.NOFOLLOW_LINKS)) {
       throw new IllegalArgumentException("mount point " + mp + " does not exist (create it with: mkdir -p " + mp + ")");
     }
-    if (Files.exists(mp) && !Files.isDirectory(mp)) {
+    if (!Files.isDirectory(mp)) {
       throw new IllegalArgumentException("mount point " + mp + " is not a directory");
     }
     return mp;
-  }
-
-  private static boolean isDeadMount(Path mp) {
-    try {
-      Files.readAttributes(mp, java.nio.file.attribute.BasicFileAttributes.class);
-      return false;
-    } catch (java.nio.file.NoSuchFileException e) {
-      return false;
-    } catch (java.io.IOException e) {
-      return true; // ENOTCONN and friends: a mount is there, just dead
-    }
   }
 }

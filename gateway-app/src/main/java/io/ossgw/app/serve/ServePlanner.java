@@ -81,7 +81,7 @@ public final class ServePlanner {
           continue;
         }
         out.add(p);
-      } catch (IllegalArgumentException ex) {
+      } catch (IllegalArgumentException | io.ossgw.fuse.MountException ex) {
         problems.add(at + ": " + ex.getMessage());
       }
     }
