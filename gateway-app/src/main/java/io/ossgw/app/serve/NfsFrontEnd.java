@@ -34,7 +34,10 @@ final class NfsFrontEnd implements AutoCloseable {
   static NfsFrontEnd start(NfsConfig cfg, List<ExportPlanner.PlannedExport> exports, Path stateDir,
       Function<ExportPlanner.PlannedExport, Engine> engineOf) {
     NfsServer.Builder b = NfsServer.builder().bind(cfg.bind()).port(cfg.port()).rpcbind(cfg.rpcbind())
-        .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout());
+        .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout())
+        .maxConnections(cfg.maxConnections()).idleTimeout(cfg.idleTimeout()).recordTimeout(cfg.recordTimeout())
+        .stallTimeout(cfg.stallTimeout()).maxInFlightPerConnection(cfg.maxInFlightPerConnection())
+        .maxInFlight(cfg.maxInFlight());
     for (ExportPlanner.PlannedExport p : exports) {
       var s = p.settings();
       // the engine's "nfs" view: the same file system, counting NFS bytes for /q/metrics
