@@ -71,6 +71,10 @@ if [[ "$1" == serve ]]; then
     log "config: $CONFIG"
   elif (( ! has_config )) && [[ -n "${OSSGW_CONFIG_FILE:-}" ]]; then
     die "OSSGW_CONFIG_FILE=$OSSGW_CONFIG_FILE does not exist"
+  elif (( ! has_config )); then
+    # the quick form (serve BUCKET --nfs) listens on 127.0.0.1 by default; in a container every interface is right
+    # (published ports decide who reaches it). --nfs-bind/--http-bind and these variables still win.
+    export OSSGW_NFS_BIND="${OSSGW_NFS_BIND:-0.0.0.0}" QUARKUS_HTTP_HOST="${QUARKUS_HTTP_HOST:-0.0.0.0}"
   fi
 fi
 
