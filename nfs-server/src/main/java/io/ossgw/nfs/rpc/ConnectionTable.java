@@ -60,6 +60,11 @@ final class ConnectionTable {
     return open.size();
   }
 
+  /** Replies queued and not yet written, over all open connections. */
+  int queuedReplies() {
+    return open.stream().mapToInt(FlowControl.Conn::queuedReplies).sum();
+  }
+
   Counters counters() {
     return counters;
   }

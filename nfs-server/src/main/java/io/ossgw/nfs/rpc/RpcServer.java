@@ -150,6 +150,11 @@ public final class RpcServer {
     return filter.inFlight();
   }
 
+  /** Replies handed to the transport and not yet written, over all connections (tests). */
+  int queuedReplies() {
+    return filter.table().queuedReplies();
+  }
+
   /** Open connections now. */
   public int connections() {
     return filter.connections();
