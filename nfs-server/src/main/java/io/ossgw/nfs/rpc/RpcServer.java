@@ -155,6 +155,11 @@ public final class RpcServer {
     return filter.table().queuedReplies();
   }
 
+  /** What was refused, closed and dropped since the last summary (tests). */
+  ConnectionTable.Counters counters() {
+    return filter.table().counters();
+  }
+
   /** Open connections now. */
   public int connections() {
     return filter.connections();

@@ -294,6 +294,10 @@ class ConnectionRulesTest {
   void peersFromNetworksNoExportAllowsAreClosedAtAccept() throws Exception {
     start(32, 256, 1024, a -> false);
     assertThat(closedByServer(connect())).isTrue();
+    assertThat(closedByServer(connect())).isTrue();
     assertThat(server.connections()).isZero();
+    // counted for the once-a-minute summary, not logged one by one; the summary empties the counters
+    assertThat(server.counters().drain()).isEqualTo("2 refused (network not in any export)");
+    assertThat(server.counters().drain()).isNull();
   }
 }
