@@ -102,18 +102,21 @@ final class FlowControl {
       return new Ticket(this);
     }
 
-    /** Bytes arrived; {@code tookRecord}: a record was taken from them. Call with this monitor held. */
-    void received(boolean tookRecord) {
+    /**
+     * Bytes arrived (appended to {@link #records}): the connection is active, and a record started now if none was
+     * pending. Call with this monitor held.
+     */
+    void received() {
       long t = now();
       lastActivity = t;
       if (records.buffered() == 0) {
         partialSince = -1;
-      } else if (tookRecord || partialSince < 0) {
+      } else if (partialSince < 0) {
         partialSince = t;
       }
     }
 
-    /** A record was taken while the connection was paused: what is left starts again. */
+    /** A record was taken: what is left, if anything, is the start of the next one. Call with this monitor held. */
     void tookRecord() {
       if (records.buffered() == 0) {
         partialSince = -1;

@@ -3,6 +3,7 @@ package io.ossgw.nfs.rpc;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
@@ -70,7 +71,7 @@ final class RpcServerFilter extends BaseFilter {
   @Override
   public NextAction handleAccept(FilterChainContext ctx) throws IOException {
     Connection<?> c = ctx.getConnection();
-    if (!table.admit((java.net.SocketAddress) c.getPeerAddress())) {
+    if (!table.admit((SocketAddress) c.getPeerAddress())) {
       LOG.log(System.Logger.Level.DEBUG, "refusing " + c.getPeerAddress());
       c.closeSilently();
       return ctx.getStopAction();
@@ -100,7 +101,7 @@ final class RpcServerFilter extends BaseFilter {
     }
     synchronized (state) {
       state.records.append(received);
-      state.received(false);
+      state.received();
     }
     drain(state);
     return ctx.getStopAction();
