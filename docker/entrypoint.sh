@@ -72,12 +72,11 @@ if [[ "$1" == serve ]]; then
     log "config: $CONFIG"
   elif (( ! has_config )) && [[ -n "${OSSGW_CONFIG_FILE:-}" ]]; then
     die "OSSGW_CONFIG_FILE=$OSSGW_CONFIG_FILE does not exist"
+  elif (( ! has_config )); then
+    # the quick form (serve BUCKET --nfs) listens on 127.0.0.1 by default; in a container every interface is right
+    # (published ports decide who reaches it). --nfs-bind/--http-bind and these variables still win.
+    export OSSGW_NFS_BIND="${OSSGW_NFS_BIND:-0.0.0.0}" QUARKUS_HTTP_HOST="${QUARKUS_HTTP_HOST:-0.0.0.0}"
   fi
-  # The quick form (serve BUCKET --nfs / --smb) may bind the loopback by default, which is right on a host but
-  # unreachable through a container's published ports: in the container it binds every interface unless told.
-  has_arg() { local a; for a in "${@:2}"; do [[ "$a" == "$1" || "$a" == "$1="* ]] && return 0; done; return 1; }
-  if has_arg --nfs "$@" && ! has_arg --nfs-bind "$@"; then set -- "$@" --nfs-bind 0.0.0.0; fi
-  if has_arg --smb "$@" && ! has_arg --smb-bind "$@"; then set -- "$@" --smb-bind 0.0.0.0; fi
 fi
 
 [[ -f "$JAR" ]] || die "$JAR is missing (OSSGW_HOME=$OSSGW_HOME)"

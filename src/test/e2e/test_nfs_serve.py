@@ -2,6 +2,7 @@
 black box: the quick form `serve BUCKET --nfs`, the config-file form next to a FUSE mount of the same bucket (one
 engine, one cache), client networks, and usage errors."""
 import hashlib
+import ipaddress
 import json
 import os
 import shutil
@@ -9,6 +10,7 @@ import subprocess
 
 import pytest
 
+import onc_rpc
 from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, wait_until
 from test_serve_and_demo import stop
 
@@ -68,6 +70,70 @@ def test_quick_form_exports_a_bucket_over_nfs(emulator, ossgw_built, new_bucket,
         nfs("nfs-cp", nfs_url(port, f"/{name}/random.bin"), str(back))
         assert back.read_bytes() == data
         assert stop(p) == 0, (workdir / "quick.log").read_text()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def listen_addresses(port):
+    """The local addresses a TCP socket listens on at `port` (from /proc/net/tcp and tcp6; v4-mapped v6 addresses,
+    as Java's sockets use, are given as v4)."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            addr, p = f[1].split(":")
+            if f[3] != "0A" or int(p, 16) != port:
+                continue
+            raw = bytes.fromhex(addr)
+            # /proc prints each 32-bit word in host (little-endian) order
+            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+            ip = ipaddress.ip_address(raw)
+            if ip.version == 6 and ip.ipv4_mapped:
+                ip = ip.ipv4_mapped
+            found.add(str(ip))
+    return found
+
+
+def test_quick_form_listens_on_loopback_by_default_and_refuses_auth_none(emulator, ossgw_built, new_bucket,
+                                                                         workdir):
+    """Issue 9 item 9: without --nfs-bind/--http-bind the quick form listens on 127.0.0.1 only (NFS, health,
+    metrics), and an export without all_squash refuses AUTH_NONE with AUTH_ERROR/AUTH_TOOWEAK over the wire."""
+    name, bucket = new_bucket
+    passwd = workdir / "passwd-lo"
+    passwd.write_text(f"{name}:{emulator.ak}:{emulator.sk}\n")
+    passwd.chmod(0o600)
+    port, http_port = free_port(), free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("OSSGW_NFS_BIND", "QUARKUS_HTTP_HOST")}
+    env.update(QUARKUS_HTTP_PORT=str(http_port), OSSGW_STATE_DIR=str(workdir / "state-lo"))
+    log = workdir / "loopback.log"
+    with open(log, "wb") as out:
+        p = subprocess.Popen([str(OSSGW), "serve", name, "--nfs", "--nfs-port", str(port),
+                              "-o", f"url={emulator.endpoint},passwd_file={passwd}"], stdout=out,
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+    try:
+        assert wait_until(lambda: http_get(f"http://127.0.0.1:{http_port}/q/health/ready")[0] == 200
+                          or p.poll() is not None, 120) and p.poll() is None, log.read_text()
+        assert listen_addresses(port) == {"127.0.0.1"}
+        assert listen_addresses(http_port) == {"127.0.0.1"}
+        assert "is open to every client" not in log.read_text()  # loopback: nobody else can reach it
+        s = onc_rpc.connect(port)
+        try:
+            accepted, stat, rest = onc_rpc.rpc(s, 7, onc_rpc.MOUNT_PROGRAM, 3, onc_rpc.MOUNTPROC3_MNT,
+                                               onc_rpc.xdr_string(f"/{name}"), cred=onc_rpc.auth_none())[1:]
+            assert (accepted, stat) == (False, 1), "MSG_DENIED / AUTH_ERROR"
+            assert rest[:4] == (5).to_bytes(4, "big"), "AUTH_TOOWEAK"
+            accepted, stat, fh = onc_rpc.mnt(s, f"/{name}")  # AUTH_SYS on the same connection
+            assert accepted and stat == 0 and fh
+        finally:
+            s.close()
+        nfs("nfs-ls", nfs_url(port, f"/{name}"))
+        assert stop(p) == 0, log.read_text()
     finally:
         if p.poll() is None:
             p.kill()

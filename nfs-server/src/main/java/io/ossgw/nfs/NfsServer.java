@@ -79,9 +79,11 @@ public final class NfsServer implements AutoCloseable {
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
-        b.maxInFlight, b.maxConnections, b.selectorThreads),
+        b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
         List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
-            new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount)));
+            new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount)),
+        // a peer no export allows could only ever be refused: it gets no connection slot
+        address -> exports.all().stream().anyMatch(e -> e.allows(address)));
     try {
       int port = rpc.start();
       if (b.rpcbind) {
@@ -167,8 +169,11 @@ public final class NfsServer implements AutoCloseable {
     private Path stateDir;
     private Duration openIdle = Duration.ofSeconds(5);
     private int maxConnections = 1024;
-    private int maxInFlightPerConnection = 64;
+    private int maxInFlightPerConnection = 48;
     private int maxInFlight = 256;
+    private Duration idleTimeout = Duration.ofMinutes(6);
+    private Duration recordTimeout = Duration.ofSeconds(30);
+    private Duration stallTimeout = Duration.ofSeconds(10);
     private int selectorThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
 
     private Builder() {}
@@ -218,13 +223,20 @@ public final class NfsServer implements AutoCloseable {
       return this;
     }
 
-    /** Most TCP connections; default 1024. */
+    /**
+     * Most TCP connections; default 1024. At the cap the connection idle longest (nothing in flight) is closed for
+     * the new one; a new connection is refused only when every open one is busy.
+     */
     public Builder maxConnections(int n) {
       this.maxConnections = n;
       return this;
     }
 
-    /** Calls in flight per connection before the server stops reading it; default 64. */
+    /**
+     * Calls in flight per connection (including replies written but not yet read by the client) before the server
+     * stops reading that connection; default 48. Keep it well under {@link #maxInFlight}: a client that sends without
+     * reading replies holds this many calls and no more.
+     */
     public Builder maxInFlightPerConnection(int n) {
       this.maxInFlightPerConnection = n;
       return this;
@@ -232,11 +244,46 @@ public final class NfsServer implements AutoCloseable {
 
     /**
      * Calls in flight in total before the server stops reading every connection; default 256. Each READ or WRITE in
-     * flight holds up to 1 MiB of heap, so this bounds the NFS front end's buffers (256 MiB by default).
+     * flight holds up to 1 MiB of heap, so this bounds the NFS front end's buffers (256 MiB by default). At this cap,
+     * connections whose replies have not been read for {@link #stallTimeout} are closed.
      */
     public Builder maxInFlight(int n) {
       this.maxInFlight = n;
       return this;
+    }
+
+    /**
+     * A connection with no call in flight and no byte buffered for this long is closed (NFSv3 keeps no connection
+     * state; clients reconnect); default 6 minutes, as Linux knfsd. {@link Duration#ZERO}: never.
+     */
+    public Builder idleTimeout(Duration d) {
+      this.idleTimeout = nonNegative(d);
+      return this;
+    }
+
+    /**
+     * A connection that has sent part of a record and nothing more for this long (no call in flight) is closed;
+     * default 30 s. {@link Duration#ZERO}: never.
+     */
+    public Builder recordTimeout(Duration d) {
+      this.recordTimeout = nonNegative(d);
+      return this;
+    }
+
+    /**
+     * While the server is at {@link #maxInFlight}, a connection whose queued replies have not been read for this long
+     * is closed and its replies dropped; default 10 s. {@link Duration#ZERO}: never.
+     */
+    public Builder stallTimeout(Duration d) {
+      this.stallTimeout = nonNegative(d);
+      return this;
+    }
+
+    private static Duration nonNegative(Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("timeout must not be negative: " + d);
+      }
+      return d;
     }
 
     /** Grizzly selector (I/O) threads; default half the CPUs, at least 2. */

@@ -38,6 +38,12 @@ final class NfsClient implements AutoCloseable {
     return this;
   }
 
+  /** Later calls use AUTH_NONE. */
+  NfsClient asNone() {
+    this.auth = new org.dcache.oncrpc4j.rpc.RpcAuthTypeNone();
+    return this;
+  }
+
   <T> T call(int prog, int proc, XdrType args, Function<XdrReader, T> decode) {
     RpcCall call = new RpcCall(prog, Nfs3.VERSION, auth, transport);
     Xdrs.Decoder<T> res = Xdrs.decoder(decode);

@@ -42,6 +42,14 @@ final class RawRpc implements AutoCloseable {
     return java.util.Arrays.copyOf(b.array(), b.position());
   }
 
+  /** A CALL message body (no record mark) with AUTH_NONE and the given argument bytes. */
+  static byte[] callNone(int xid, int prog, int vers, int proc, byte[] args) {
+    ByteBuffer b = ByteBuffer.allocate(40 + args.length);
+    b.putInt(xid).putInt(0).putInt(2).putInt(prog).putInt(vers).putInt(proc).putInt(0).putInt(0).putInt(0).putInt(0);
+    b.put(args);
+    return b.array();
+  }
+
   /** Sends one record (last-fragment mark plus body). */
   void send(byte[] body) {
     ByteBuffer b = ByteBuffer.allocate(4 + body.length).putInt(0x80000000 | body.length).put(body);

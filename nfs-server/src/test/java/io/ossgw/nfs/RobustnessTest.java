@@ -237,4 +237,46 @@ class RobustnessTest {
     }
     assertThat(gw.server.inFlight()).isZero();
   }
+
+  /**
+   * Issue 9 item 6: four clients that pipeline READs and never read a reply used to take the whole server budget
+   * (4 x 64 = 256) and stall everyone else; each now holds only its own share, and another client keeps being served.
+   */
+  @Test
+  void fourClientsThatStopReadingDoNotStallOthers() throws Exception {
+    nfs_fh3 f;
+    try (NfsClient c = new NfsClient(gw.port(), 1000, 1000)) {
+      nfs_fh3 d = c.mkdir(root, "cap4", 0755).obj();
+      byte[] data = new byte[1 << 20];
+      new Random(4).nextBytes(data);
+      f = c.put(d, "big", data);
+    }
+    byte[] read = RawRpc.call(1, Nfs3.NFS_PROGRAM, 3, Nfs3.NFSPROC3_READ, 1000, 1000,
+        Xdrs.toBytes(new READ3args(f, 0, 1 << 20)));
+    List<RawRpc> stuck = new ArrayList<>();
+    try {
+      for (int i = 0; i < 4; i++) {
+        RawRpc r = new RawRpc(gw.port());
+        r.socket.setReceiveBufferSize(64 * 1024);
+        stuck.add(r);
+        for (int n = 0; n < 300; n++) {
+          r.send(read);
+        }
+      }
+      long deadline = System.currentTimeMillis() + 10_000;
+      while (gw.server.inFlight() < 4 * 48 && System.currentTimeMillis() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(gw.server.inFlight()).as("calls held for the four stuck clients").isLessThanOrEqualTo(4 * 48);
+      long start = System.nanoTime();
+      try (NfsClient c = new NfsClient(gw.port(), 1000, 1000)) {
+        for (int i = 0; i < 20; i++) {
+          assertThat(c.getattr(root).status()).isEqualTo(nfsstat3.NFS3_OK);
+        }
+      }
+      assertThat(System.nanoTime() - start).as("20 GETATTRs beside the stuck clients").isLessThan(5_000_000_000L);
+    } finally {
+      stuck.forEach(RawRpc::close);
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package io.ossgw.nfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Squash;
@@ -53,7 +54,14 @@ class SecurityTest {
         root = c.root("/b");
         f = c.put(root, "f", NfsClient.utf8("secret"));
       }
+      // a network no export allows is closed at accept
       g.restart(e -> List.of(Export.builder("/b", e.fileSystem()).clients(List.of("10.0.0.0/8")).build()));
+      try (RawRpc r = new RawRpc(g.port())) {
+        assertThat(r.closedByServer()).isTrue();
+      }
+      // admitted for another export, but not this one: ACCES
+      g.restart(e -> List.of(Export.builder("/b", e.fileSystem()).clients(List.of("10.0.0.0/8")).build(),
+          Export.builder("/open", e.fileSystem()).build()));
       try (NfsClient c = new NfsClient(g.port(), 1000, 1000)) {
         assertThat(c.getattr(root).status()).isEqualTo(nfsstat3.NFS3ERR_ACCES);
         assertThat(c.read(f, 0, 100).status()).isEqualTo(nfsstat3.NFS3ERR_ACCES);
@@ -128,6 +136,37 @@ class SecurityTest {
     try (NfsClient c = new NfsClient(gw.port(), 1000, 1000)) {
       assertThat(c.mnt("/secure").status()).isEqualTo(Nfs3.MNT3ERR_ACCES);
       assertThat(c.getattr(c.root("/rw")).status()).isEqualTo(nfsstat3.NFS3_OK);
+    }
+  }
+
+  /**
+   * Issue 9 item 9: AUTH_NONE says nothing about who calls, so only an all_squash export (where everyone is anonymous
+   * anyway) accepts it; elsewhere MNT and every handle get AUTH_ERROR / AUTH_TOOWEAK. NULL needs no export.
+   */
+  @Test
+  void authNoneIsRefusedUnlessTheExportIsAllSquash() throws Exception {
+    nfs_fh3 rw;
+    try (NfsClient c = new NfsClient(gw.port(), 1000, 1000)) {
+      rw = c.root("/rw");
+      assertThat(c.mnt("/all").authFlavors()).containsExactly(Nfs3.AUTH_UNIX, Nfs3.AUTH_NONE);
+      assertThat(c.mnt("/rw").authFlavors()).containsExactly(Nfs3.AUTH_UNIX);
+      assertThat(c.as(0, 0).mkdir(c.root("/noroot"), "for-anon", 0777).status()).isEqualTo(nfsstat3.NFS3_OK);
+    }
+    try (NfsClient anon = new NfsClient(gw.port(), 1000, 1000).asNone()) {
+      anon.ping(Nfs3.NFS_PROGRAM, 3);
+      assertThatThrownBy(() -> anon.mnt("/rw")).hasMessageContaining("AUTH_ERROR");
+      assertThatThrownBy(() -> anon.getattr(rw)).hasMessageContaining("AUTH_ERROR");
+      nfs_fh3 all = anon.root("/all");
+      CREATE3res h = anon.create(anon.lookup(all, "for-anon").object(), "by-anon", 0644);
+      assertThat(h.status()).isEqualTo(nfsstat3.NFS3_OK);
+      assertThat(h.objAttributes().uid()).isEqualTo(4242);
+    }
+    try (RawRpc r = new RawRpc(gw.port())) {
+      r.send(RawRpc.callNone(9, Nfs3.NFS_PROGRAM, 3, Nfs3.NFSPROC3_GETATTR, Xdrs.toBytes(new GETATTR3args(rw))));
+      RawRpc.Reply reply = r.read();
+      assertThat(reply.accepted()).isFalse();
+      assertThat(reply.stat()).as("AUTH_ERROR").isEqualTo(1);
+      assertThat(java.nio.ByteBuffer.wrap(reply.body()).getInt()).as("AUTH_TOOWEAK").isEqualTo(5);
     }
   }
 }

@@ -16,7 +16,9 @@ import java.util.List;
  *       {@code quarkus.http.port} included, takes effect at start-up. It ranks like application.properties but wins
  *       over it; environment variables and {@code -D} system properties win over both.
  *   <li>The quick form {@code serve BUCKET[:/PREFIX] --nfs ... -o OPTIONS} becomes {@code ossgw.*} system properties
- *       ({@link QuickServe}); they win over everything else.
+ *       ({@link QuickServe}); they win over everything else. Its safe defaults (NFS, health and metrics on
+ *       127.0.0.1, {@link QuickServe#defaults}) apply only where no system property or environment variable sets the
+ *       key.
  * </ul>
  */
 public final class LaunchSettings {
@@ -34,7 +36,13 @@ public final class LaunchSettings {
     }
     int at = Arrays.asList(args).indexOf("serve");
     try {
-      QuickServe.properties(List.of(args).subList(at + 1, args.length)).forEach(System::setProperty);
+      List<String> rest = List.of(args).subList(at + 1, args.length);
+      QuickServe.properties(rest).forEach(System::setProperty);
+      QuickServe.defaults(rest).forEach((k, v) -> {
+        if (System.getProperty(k) == null && System.getenv(envName(k)) == null) {
+          System.setProperty(k, v);
+        }
+      });
     } catch (IllegalArgumentException e) {
       return e.getMessage();
     }
@@ -50,6 +58,11 @@ public final class LaunchSettings {
     System.setProperty(CONFIG_LOCATIONS, existing == null || existing.isBlank() ? p.toUri().toString()
         : existing + "," + p.toUri());
     return null;
+  }
+
+  /** The environment variable MicroProfile Config reads for {@code key}: {@code ossgw.nfs.bind} is OSSGW_NFS_BIND. */
+  static String envName(String key) {
+    return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(java.util.Locale.ROOT);
   }
 
   /** The subcommand: the first argument that is not an option, or null. */

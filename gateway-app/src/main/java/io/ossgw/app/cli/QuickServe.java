@@ -10,13 +10,17 @@ import java.util.Set;
 
 /**
  * The quick form of {@code serve}: {@code ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR]
+ * [--nfs-clients CIDR] [--http-bind ADDR]
  * [-o OPTIONS]}, translated into the {@code ossgw.*} properties a configuration file would hold, so that both forms
  * run the same code:
  *
  * <ul>
  *   <li>{@code --nfs}: {@code ossgw.exports.<bucket>.bucket} and {@code .prefix}, exported as {@code /BUCKET} or
  *       {@code /BUCKET/PREFIX}; {@code --nfs-port} and {@code --nfs-bind}: {@code ossgw.nfs.port} and
- *       {@code ossgw.nfs.bind}.
+ *       {@code ossgw.nfs.bind} (default here {@value #LOOPBACK}, see {@link #defaults}); {@code --nfs-clients
+ *       CIDR[,CIDR]}: {@code ossgw.exports.<bucket>.clients} (default {@code *}).
+ *   <li>{@code --http-bind ADDR} (also without BUCKET): {@code quarkus.http.host}, where health and metrics listen
+ *       (default in the quick form {@value #LOOPBACK}).
  *   <li>{@code --smb}: {@code ossgw.shares.<bucket>.bucket} and {@code .prefix}, shared as {@code \\host\BUCKET};
  *       {@code --smb-port} and {@code --smb-bind}: {@code ossgw.smb.port} and {@code ossgw.smb.bind};
  *       {@code --smb-user NAME:PASSWORD_FILE} (repeatable): {@code ossgw.smb.users.NAME.password-file}.
@@ -29,18 +33,40 @@ import java.util.Set;
  */
 final class QuickServe {
   /** Options of {@code serve} that take a value (so the value is not mistaken for BUCKET). */
-  static final Set<String> WITH_VALUE = Set.of("--config", "-o", "--nfs-port", "--nfs-bind", "--smb-port",
-      "--smb-bind", "--smb-user");
+  static final Set<String> WITH_VALUE = Set.of("--config", "-o", "--nfs-port", "--nfs-bind", "--nfs-clients",
+      "--http-bind", "--smb-port", "--smb-bind", "--smb-user");
+
+  /** Where the quick form listens unless told otherwise: this host only (issue 9 item 9). */
+  static final String LOOPBACK = "127.0.0.1";
 
   private QuickServe() {}
 
   /**
    * @param args the arguments after {@code serve}
-   * @return the properties to set (empty when the quick form is not used)
+   * @return the properties to set (empty when neither the quick form nor {@code --http-bind} is used)
    * @throws IllegalArgumentException for a bad BUCKET, a bad option, BUCKET without a front end or a front end
    *     without BUCKET
    */
   static Map<String, String> properties(List<String> args) {
+    return parse(args, new LinkedHashMap<>());
+  }
+
+  /**
+   * The quick form's safe defaults, to apply only where neither a system property nor an environment variable sets
+   * the key ({@link LaunchSettings}): without {@code --nfs-bind}, NFS listens on {@value #LOOPBACK}; without
+   * {@code --http-bind}, so do health and metrics ({@code quarkus.http.host}). A container sets both to 0.0.0.0
+   * through the environment (docker/entrypoint.sh).
+   *
+   * @param args the arguments after {@code serve}
+   * @throws IllegalArgumentException as {@link #properties}
+   */
+  static Map<String, String> defaults(List<String> args) {
+    Map<String, String> defaults = new LinkedHashMap<>();
+    parse(args, defaults);
+    return defaults;
+  }
+
+  private static Map<String, String> parse(List<String> args, Map<String, String> defaults) {
     String source = null;
     boolean nfs = false;
     boolean smb = false;
@@ -77,6 +103,7 @@ final class QuickServe {
       }
     }
     Map<String, String> props = new LinkedHashMap<>();
+    putIfSet(props, "quarkus.http.host", values.get("--http-bind"));
     boolean frontEndFlags = nfs || smb || !smbUsers.isEmpty() || values.keySet().stream()
         .anyMatch(k -> k.startsWith("--nfs-") || k.startsWith("--smb-"));
     if (source == null) {
@@ -99,6 +126,22 @@ final class QuickServe {
       }
       putIfSet(props, "ossgw.nfs.port", values.get("--nfs-port"));
       putIfSet(props, "ossgw.nfs.bind", values.get("--nfs-bind"));
+      String clients = values.get("--nfs-clients");
+      if (clients != null) {
+        for (String c : clients.split(",")) {
+          io.ossgw.nfs.export.Cidr.parse(c); // names a bad one now, not at start-up
+        }
+        props.put(at + ".clients", clients);
+      }
+      if (!values.containsKey("--nfs-bind")) {
+        defaults.put("ossgw.nfs.bind", LOOPBACK);
+      }
+    } else if (values.containsKey("--nfs-port") || values.containsKey("--nfs-bind")
+        || values.containsKey("--nfs-clients")) {
+      throw new IllegalArgumentException("--nfs-port, --nfs-bind and --nfs-clients go with --nfs");
+    }
+    if (!values.containsKey("--http-bind")) {
+      defaults.put("quarkus.http.host", LOOPBACK);
     }
     if (smb) {
       String at = "ossgw.shares." + src.bucket();

@@ -16,6 +16,7 @@ import picocli.CommandLine.Parameters;
  * {@code ossgw serve [--config FILE]}: runs the configured mounts and NFS exports (see {@code ossgw.*} properties),
  * health on {@code /q/health} and metrics on {@code /q/metrics} until SIGTERM/SIGINT, then stops NFS, unmounts
  * everything and exits 0. The quick form {@code ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR]
+ * [--nfs-clients CIDR] [--http-bind ADDR]
  * --smb [--smb-port P] [--smb-bind ADDR] [--smb-user NAME:PASSWORD_FILE] [-o OPTIONS]} is translated into the same
  * properties before start-up ({@link QuickServe}).
  */
@@ -23,8 +24,9 @@ import picocli.CommandLine.Parameters;
     description = {"Run the gateway from configuration: application.properties, environment variables "
         + "(OSSGW_OSS_ENDPOINT, ...), -D system properties and --config FILE: FUSE mounts (ossgw.mounts.*), NFS "
         + "exports (ossgw.exports.*, ossgw.nfs.*) and SMB shares (ossgw.shares.*, ossgw.smb.*; Samba's smbd).",
-        "Quick form: ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR] --smb [--smb-port P] "
-            + "[--smb-bind ADDR] --smb-user NAME:PASSWORD_FILE -o OPTIONS",
+        "Quick form: ossgw serve BUCKET[:/PREFIX] --nfs [--nfs-port P] [--nfs-bind ADDR] [--nfs-clients CIDR] "
+            + "--smb [--smb-port P] [--smb-bind ADDR] --smb-user NAME:PASSWORD_FILE [--http-bind ADDR] -o OPTIONS",
+        "The quick form listens on 127.0.0.1 (NFS, health, metrics) unless --nfs-bind / --http-bind say otherwise.",
         "Health: /q/health/ready and /q/health/live; Prometheus metrics: /q/metrics (HTTP port: quarkus.http.port, "
             + "default 8080). Without ossgw.oss.endpoint an embedded OSS emulator is started and used."})
 public class ServeCommand implements Callable<Integer> {
@@ -49,8 +51,19 @@ public class ServeCommand implements Callable<Integer> {
   Integer nfsPort;
 
   @Option(names = "--nfs-bind", paramLabel = "ADDR",
-      description = "NFS listen address (ossgw.nfs.bind; default 0.0.0.0)")
+      description = "NFS listen address (ossgw.nfs.bind; quick form default 127.0.0.1, this host only; 0.0.0.0 = "
+          + "all interfaces)")
   String nfsBind;
+
+  @Option(names = "--nfs-clients", paramLabel = "CIDR[,CIDR]",
+      description = "client networks the quick form's export allows (ossgw.exports.BUCKET.clients; default *: "
+          + "every client that reaches --nfs-bind, logged as a WARN when that is not loopback)")
+  String nfsClients;
+
+  @Option(names = "--http-bind", paramLabel = "ADDR",
+      description = "health and metrics listen address (quarkus.http.host; quick form default 127.0.0.1, config "
+          + "form 0.0.0.0)")
+  String httpBind;
 
   @Option(names = "--smb", description = "quick form: share BUCKET over SMB2/3 as \\\\HOST\\BUCKET (Samba's smbd "
       + "over a FUSE mount; apt-get install samba)")

@@ -16,6 +16,23 @@ class LaunchSettingsTest {
   void clear() {
     System.clearProperty(LaunchSettings.HOST_ENABLED);
     System.clearProperty(LaunchSettings.CONFIG_LOCATIONS);
+    for (String k : new String[] {"ossgw.nfs.bind", "quarkus.http.host", "ossgw.exports.bkt.bucket"}) {
+      System.clearProperty(k);
+    }
+  }
+
+  @Test
+  void theQuickFormsLoopbackDefaultsGiveWayToAnExplicitSetting() {
+    assertThat(LaunchSettings.apply(new String[] {"serve", "bkt", "--nfs"})).isNull();
+    assertThat(System.getProperty("ossgw.nfs.bind")).isEqualTo("127.0.0.1");
+    assertThat(System.getProperty("quarkus.http.host")).isEqualTo("127.0.0.1");
+    clear();
+    System.setProperty("ossgw.nfs.bind", "10.0.0.5"); // -Dossgw.nfs.bind=...
+    assertThat(LaunchSettings.apply(new String[] {"serve", "bkt", "--nfs", "--http-bind", "0.0.0.0"})).isNull();
+    assertThat(System.getProperty("ossgw.nfs.bind")).isEqualTo("10.0.0.5");
+    assertThat(System.getProperty("quarkus.http.host")).isEqualTo("0.0.0.0");
+    assertThat(LaunchSettings.envName("ossgw.nfs.bind")).isEqualTo("OSSGW_NFS_BIND");
+    assertThat(LaunchSettings.envName("quarkus.http.host")).isEqualTo("QUARKUS_HTTP_HOST");
   }
 
   @Test

@@ -41,4 +41,31 @@ class QuickServeTest {
     assertThatThrownBy(() -> QuickServe.properties(List.of("bkt", "--nfs", "--nfs-port")))
         .hasMessageContaining("--nfs-port needs a value");
   }
+
+  /** Issue 9 item 9: the quick form listens on this host only unless told otherwise; --nfs-clients narrows the export. */
+  @Test
+  void quickFormListensOnLoopbackUnlessToldOtherwise() {
+    assertThat(QuickServe.defaults(List.of("bkt", "--nfs"))).containsEntry("ossgw.nfs.bind", "127.0.0.1")
+        .containsEntry("quarkus.http.host", "127.0.0.1");
+    assertThat(QuickServe.properties(List.of("bkt", "--nfs"))).doesNotContainKeys("ossgw.nfs.bind",
+        "quarkus.http.host", "ossgw.exports.bkt.clients");
+    var open = List.of("bkt", "--nfs", "--nfs-bind", "0.0.0.0", "--nfs-clients", "10.0.0.0/8,192.168.1.7",
+        "--http-bind=0.0.0.0");
+    assertThat(QuickServe.defaults(open)).isEmpty();
+    assertThat(QuickServe.properties(open)).containsEntry("ossgw.nfs.bind", "0.0.0.0")
+        .containsEntry("ossgw.exports.bkt.clients", "10.0.0.0/8,192.168.1.7")
+        .containsEntry("quarkus.http.host", "0.0.0.0");
+    // the config-file form keeps its defaults; --http-bind works there too
+    assertThat(QuickServe.defaults(List.of("--config", "/etc/ossgw.properties"))).isEmpty();
+    assertThat(QuickServe.properties(List.of("--config", "/etc/ossgw.properties", "--http-bind", "10.1.2.3")))
+        .containsExactly(java.util.Map.entry("quarkus.http.host", "10.1.2.3"));
+  }
+
+  @Test
+  void badClientNetworksAndNfsFlagsWithoutNfsAreNamed() {
+    assertThatThrownBy(() -> QuickServe.properties(List.of("bkt", "--nfs", "--nfs-clients", "10.0.0.0/8,example.com")))
+        .hasMessageContaining("example.com");
+    assertThatThrownBy(() -> QuickServe.properties(List.of("bkt", "--smb", "--nfs-clients", "10.0.0.0/8")))
+        .hasMessageContaining("go with --nfs");
+  }
 }

@@ -107,6 +107,7 @@ public final class Mount3Program implements RpcDispatchable {
       LOG.log(System.Logger.Level.INFO, "MNT " + path + " refused to " + client);
       return mountres3.fail(Nfs3.MNT3ERR_ACCES);
     }
+    io.ossgw.nfs.auth.Identities.requireAccepted(call.getCredential(), e);
     try {
       FileAttr a = e.fs().getattr(m.vfsPath());
       if (!a.isDirectory()) {
@@ -118,7 +119,7 @@ public final class Mount3Program implements RpcDispatchable {
         mounts.add(new mountbody(host(call), path));
       }
       return new mountres3(Nfs3.MNT3_OK, handles.encode(e.id(), id[0], (int) id[1]),
-          new int[] {Nfs3.AUTH_UNIX});
+          io.ossgw.nfs.auth.Identities.flavors(e));
     } catch (FsException ex) {
       return mountres3.fail(switch (ex.errno()) {
         case ENOENT -> Nfs3.MNT3ERR_NOENT;

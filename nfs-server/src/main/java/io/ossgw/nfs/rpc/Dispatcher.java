@@ -12,7 +12,7 @@ import org.dcache.oncrpc4j.rpc.RpcException;
 
 /**
  * Routes a decoded call to its program on a worker thread and turns every failure into an RPC reply: undecodable
- * arguments are GARBAGE_ARGS, anything unexpected SYSTEM_ERR (RFC 5531 §9). The worker never dies of a bad call.
+ * arguments are GARBAGE_ARGS, an {@link AuthRefused} AUTH_ERROR, anything unexpected SYSTEM_ERR (RFC 5531 §9). The worker never dies of a bad call.
  */
 final class Dispatcher {
   private static final System.Logger LOG = System.getLogger(Dispatcher.class.getName());
@@ -44,6 +44,9 @@ final class Dispatcher {
         return;
       }
       h.dispatchOncRpcCall(call);
+    } catch (AuthRefused e) {
+      LOG.log(System.Logger.Level.DEBUG, "refused " + call + ": " + e.getMessage());
+      call.reject(org.dcache.oncrpc4j.rpc.RpcRejectStatus.AUTH_ERROR, new org.dcache.oncrpc4j.rpc.RpcAuthError(e.stat()));
     } catch (XdrException e) {
       LOG.log(System.Logger.Level.DEBUG, "garbage arguments in " + call + ": " + e.getMessage());
       call.failRpcGarbage();

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
 
@@ -13,14 +14,18 @@ import org.glassfish.grizzly.IOEvent;
  * Caps the calls in flight, per connection and in total. A call is in flight from the moment its record is taken
  * from the connection's {@link RecordStream} until its reply has been written to the socket (or dropped), so the caps
  * bound both the requests waiting for a worker and the replies queued in Grizzly's unbounded write queue (oncrpc4j
- * #119). At a cap the connection is paused: no further record is taken from what it already sent, and its socket is
- * not read (READ interest off), so the client waits in TCP flow control and nothing is dropped. When calls finish the
- * connection resumes and its buffered records are taken first ({@code onResume}).
+ * #119). At its own cap a connection is paused: no further record is taken from what it already sent, and its socket
+ * is not read (READ interest off), so the client waits in TCP flow control and nothing is dropped. The per-connection
+ * cap is a fraction of the total, so a few clients that send without reading replies only ever hold their own share;
+ * at the total cap (memory) every connection is paused until calls finish, and {@link ConnectionTable} closes the
+ * connections whose replies are not being read. When calls finish a paused connection resumes and its buffered
+ * records are taken first ({@code onResume}).
  */
 final class FlowControl {
   private static final System.Logger LOG = System.getLogger(FlowControl.class.getName());
   private final int perConnection;
   private final int total;
+  private final LongSupplier clock;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<Conn> paused = ConcurrentHashMap.newKeySet();
   private final Consumer<Conn> onResume;
@@ -28,11 +33,13 @@ final class FlowControl {
   /**
    * @param perConnection most calls in flight on one connection
    * @param total most calls in flight on the whole server
+   * @param clock nanoseconds, monotonic ({@code System::nanoTime}; tests inject their own)
    * @param onResume takes the buffered records of a connection that may run calls again (any thread)
    */
-  FlowControl(int perConnection, int total, Consumer<Conn> onResume) {
+  FlowControl(int perConnection, int total, LongSupplier clock, Consumer<Conn> onResume) {
     this.perConnection = perConnection;
     this.total = total;
+    this.clock = clock;
     this.onResume = onResume;
   }
 
@@ -41,17 +48,38 @@ final class FlowControl {
     return inFlight.get();
   }
 
-  /** Per-connection state: its calls, its received bytes, whether it is paused. Its monitor guards the stream. */
+  /** True while the server is at its total cap. */
+  boolean atTotalCap() {
+    return inFlight.get() >= total;
+  }
+
+  long now() {
+    return clock.getAsLong();
+  }
+
+  /**
+   * Per-connection state: its calls, its received bytes, whether it is paused, and the times the idle, incomplete
+   * record and stalled-reply rules of {@link ConnectionTable} look at. Its monitor guards the stream and the counters.
+   */
   final class Conn {
     final Connection<?> connection;
     final RecordStream records;
     private int calls;
+    private int queuedReplies;
     private boolean isPaused;
     private boolean closed;
+    /** Last time bytes arrived or a reply was written (nanos). */
+    private long lastActivity;
+    /** Since when the bytes buffered are an incomplete record (nanos), or -1. */
+    private long partialSince = -1;
+    /** Last time a queued reply was written, or the queue became non-empty (nanos). */
+    private long lastWrite;
 
     Conn(Connection<?> connection, RecordStream records) {
       this.connection = connection;
       this.records = records;
+      this.lastActivity = now();
+      this.lastWrite = lastActivity;
     }
 
     /** True while the connection may not start calls (the caller holds this monitor). */
@@ -74,9 +102,72 @@ final class FlowControl {
       return new Ticket(this);
     }
 
-    private void end() {
+    /**
+     * Bytes arrived (appended to {@link #records}): the connection is active, and a record started now if none was
+     * pending. Call with this monitor held.
+     */
+    void received() {
+      long t = now();
+      lastActivity = t;
+      if (records.buffered() == 0) {
+        partialSince = -1;
+      } else if (partialSince < 0) {
+        partialSince = t;
+      }
+    }
+
+    /** A record was taken: what is left, if anything, is the start of the next one. Call with this monitor held. */
+    void tookRecord() {
+      if (records.buffered() == 0) {
+        partialSince = -1;
+      } else {
+        partialSince = now();
+      }
+    }
+
+    synchronized int calls() {
+      return calls;
+    }
+
+    synchronized long lastActivity() {
+      return lastActivity;
+    }
+
+    /** Since when the connection holds an incomplete record and nothing in flight (nanos), or -1. */
+    synchronized long incompleteSince() {
+      return calls == 0 && !closed && !isPaused ? partialSince : -1;
+    }
+
+    /** Since when queued replies have not moved (nanos), or -1 when no reply is queued. */
+    synchronized long stalledSince() {
+      return queuedReplies > 0 ? lastWrite : -1;
+    }
+
+    synchronized int queuedReplies() {
+      return queuedReplies;
+    }
+
+    /** No call in flight and no byte buffered: closing it loses nothing (NFSv3 keeps no connection state). */
+    synchronized boolean idle() {
+      return calls == 0 && records.buffered() == 0;
+    }
+
+    private synchronized void replyQueued() {
+      if (queuedReplies++ == 0) {
+        lastWrite = now();
+      }
+    }
+
+    private void end(boolean wasQueued, boolean written) {
       synchronized (this) {
         calls--;
+        if (wasQueued) {
+          queuedReplies--;
+          if (written) {
+            lastWrite = now();
+            lastActivity = lastWrite;
+          }
+        }
       }
       inFlight.decrementAndGet();
       resumeEligible();
@@ -136,15 +227,22 @@ final class FlowControl {
     /** A reply was handed to the transport: the ticket ends when it is written. */
     void replySent() {
       replySent = true;
+      conn.replyQueued();
     }
 
     boolean isReplySent() {
       return replySent;
     }
 
+    /** The call ended without a reply, or its reply was written. */
     void release() {
+      release(true);
+    }
+
+    /** The call ended; {@code written}: its reply (if any) reached the socket. */
+    void release(boolean written) {
       if (released.compareAndSet(false, true)) {
-        conn.end();
+        conn.end(replySent, written);
       }
     }
   }

@@ -2,11 +2,16 @@ package io.ossgw.nfs.rpc;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
 import org.glassfish.grizzly.filterchain.FilterChainBuilder;
 import org.glassfish.grizzly.filterchain.TransportFilter;
@@ -19,8 +24,9 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 /**
  * An ONC RPC server over TCP (RFC 5531) built from oncrpc4j's parts on a Grizzly transport: record marking with a
  * size limit ({@link RecordStream}), header checks, per-connection and total in-flight caps ({@link FlowControl}), a
- * connection cap, and a virtual-thread worker per call, so blocking VFS calls never hold a selector thread. Several
- * programs (NFS and MOUNT) share the port.
+ * connection table that refuses networks no export allows, closes idle, half-sent and stalled connections and evicts
+ * the longest-idle one at the cap ({@link ConnectionTable}), and a virtual-thread worker per call, so blocking VFS
+ * calls never hold a selector thread. Several programs (NFS and MOUNT) share the port.
  */
 public final class RpcServer {
   private static final System.Logger LOG = System.getLogger(RpcServer.class.getName());
@@ -34,23 +40,60 @@ public final class RpcServer {
    * @param maxFragments most fragments per record
    * @param perConnectionInFlight calls in flight per connection before it stops being read
    * @param totalInFlight calls in flight on the server before every connection stops being read
-   * @param maxConnections connections beyond this are closed at accept
+   * @param maxConnections at this many connections the longest-idle one is closed for a new one (refused if all
+   *     are busy)
    * @param selectorThreads Grizzly selector threads (I/O only)
+   * @param idleTimeout a connection with nothing in flight and nothing buffered this long is closed; 0 = never
+   * @param recordTimeout a connection holding an incomplete record (nothing in flight) this long is closed; 0 = never
+   * @param stallTimeout at the total cap, a connection whose queued replies have not moved this long is closed;
+   *     0 = never
    */
   public record Limits(String bindAddress, int port, int maxRecord, int maxFragments, int perConnectionInFlight,
-      int totalInFlight, int maxConnections, int selectorThreads) {}
+      int totalInFlight, int maxConnections, int selectorThreads, Duration idleTimeout, Duration recordTimeout,
+      Duration stallTimeout) {}
 
   private final Limits limits;
   private final ExecutorService workers;
   private final ReplyQueue replyQueue = new ReplyQueue();
   private final RpcServerFilter filter;
+  private final ScheduledExecutorService sweeper;
   private TCPNIOTransport transport;
   private int port;
 
-  public RpcServer(Limits limits, List<RpcProgram> programs) {
+  /**
+   * @param allowed whether a peer address may connect at all (some export allows its network)
+   */
+  public RpcServer(Limits limits, List<RpcProgram> programs, Predicate<InetAddress> allowed) {
+    this(limits, programs, allowed, System::nanoTime, true);
+  }
+
+  /** With a clock (nanoseconds) and, for tests, no periodic sweep ({@link #sweep()} is then called by the test). */
+  RpcServer(Limits limits, List<RpcProgram> programs, Predicate<InetAddress> allowed, LongSupplier clock,
+      boolean sweepPeriodically) {
     this.limits = limits;
     this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("nfs-rpc-", 0).factory());
-    this.filter = new RpcServerFilter(limits, new Dispatcher(programs), workers, replyQueue);
+    this.filter = new RpcServerFilter(limits, new Dispatcher(programs), workers, replyQueue, clock, allowed);
+    this.sweeper = sweepPeriodically ? Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "nfs-connection-sweeper");
+      t.setDaemon(true);
+      return t;
+    }) : null;
+  }
+
+  /** Applies the idle, incomplete-record and stalled-reply rules now (the server does it every {@link #sweepEvery}). */
+  void sweep() {
+    filter.table().sweep();
+  }
+
+  /** How often the rules are applied: a quarter of the shortest timeout, between 100 ms and 5 s. */
+  Duration sweepEvery() {
+    long shortest = Long.MAX_VALUE;
+    for (Duration d : List.of(limits.idleTimeout(), limits.recordTimeout(), limits.stallTimeout())) {
+      if (!d.isZero()) {
+        shortest = Math.min(shortest, d.toMillis());
+      }
+    }
+    return Duration.ofMillis(Math.clamp(shortest / 4, 100, 5000));
   }
 
   /**
@@ -83,6 +126,16 @@ public final class RpcServer {
       throw new UncheckedIOException("cannot listen on " + limits.bindAddress() + ":" + limits.port() + ": "
           + e.getMessage(), e);
     }
+    if (sweeper != null) {
+      long every = sweepEvery().toMillis();
+      sweeper.scheduleWithFixedDelay(() -> {
+        try {
+          sweep();
+        } catch (RuntimeException e) {
+          LOG.log(System.Logger.Level.WARNING, "connection sweep failed", e);
+        }
+      }, every, every, TimeUnit.MILLISECONDS);
+    }
     LOG.log(System.Logger.Level.INFO, "RPC server listening on " + limits.bindAddress() + ":" + port);
     return port;
   }
@@ -95,6 +148,16 @@ public final class RpcServer {
   /** Calls in flight now (received and not yet answered). */
   public int inFlight() {
     return filter.inFlight();
+  }
+
+  /** Replies handed to the transport and not yet written, over all connections (tests). */
+  int queuedReplies() {
+    return filter.table().queuedReplies();
+  }
+
+  /** What was refused, closed and dropped since the last summary (tests). */
+  ConnectionTable.Counters counters() {
+    return filter.table().counters();
   }
 
   /** Open connections now. */
@@ -131,6 +194,9 @@ public final class RpcServer {
       LOG.log(System.Logger.Level.DEBUG, "transport shutdown: " + e);
     }
     transport = null;
+    if (sweeper != null) {
+      sweeper.shutdownNow();
+    }
     workers.shutdownNow();
     replyQueue.shutdown();
   }

@@ -1,10 +1,13 @@
 package io.ossgw.nfs.rpc;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.dcache.oncrpc4j.grizzly.GrizzlyRpcTransport;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
 import org.dcache.oncrpc4j.rpc.RpcAuthError;
@@ -26,7 +29,7 @@ import org.glassfish.grizzly.filterchain.NextAction;
  * limits) while the connection is under its in-flight caps ({@link FlowControl}), checks each call header
  * ({@link RpcHeader}), lets oncrpc4j decode header and credential, and hands the call to a worker. Replaces
  * oncrpc4j's RpcMessageParserTCP, RpcProtocolFilter and RpcDispatcher, which have no record limit, no header limits,
- * no flow control. Also caps the number of open connections.
+ * no flow control. Admits, times out and evicts connections through {@link ConnectionTable}.
  */
 final class RpcServerFilter extends BaseFilter {
   private static final System.Logger LOG = System.getLogger(RpcServerFilter.class.getName());
@@ -34,26 +37,31 @@ final class RpcServerFilter extends BaseFilter {
       Grizzly.DEFAULT_ATTRIBUTE_BUILDER.createAttribute("io.ossgw.nfs.rpc.conn");
 
   private final FlowControl flow;
+  private final ConnectionTable table;
   private final Dispatcher dispatcher;
   private final Executor workers;
   private final ReplyQueue replyQueue;
-  private final int maxConnections;
   private final int maxRecord;
   private final int maxFragments;
-  private final AtomicInteger connections = new AtomicInteger();
 
-  RpcServerFilter(RpcServer.Limits limits, Dispatcher dispatcher, Executor workers, ReplyQueue replyQueue) {
-    this.flow = new FlowControl(limits.perConnectionInFlight(), limits.totalInFlight(), this::drain);
+  RpcServerFilter(RpcServer.Limits limits, Dispatcher dispatcher, Executor workers, ReplyQueue replyQueue,
+      LongSupplier clock, Predicate<InetAddress> allowed) {
+    this.flow = new FlowControl(limits.perConnectionInFlight(), limits.totalInFlight(), clock, this::drain);
+    this.table = new ConnectionTable(flow, limits.maxConnections(), ConnectionTable.Timeouts.of(limits.idleTimeout(),
+        limits.recordTimeout(), limits.stallTimeout()), allowed);
     this.dispatcher = dispatcher;
     this.workers = workers;
     this.replyQueue = replyQueue;
-    this.maxConnections = limits.maxConnections();
     this.maxRecord = limits.maxRecord();
     this.maxFragments = limits.maxFragments();
   }
 
+  ConnectionTable table() {
+    return table;
+  }
+
   int connections() {
-    return connections.get();
+    return table.size();
   }
 
   int inFlight() {
@@ -63,13 +71,14 @@ final class RpcServerFilter extends BaseFilter {
   @Override
   public NextAction handleAccept(FilterChainContext ctx) throws IOException {
     Connection<?> c = ctx.getConnection();
-    if (connections.incrementAndGet() > maxConnections) {
-      connections.decrementAndGet();
-      LOG.log(System.Logger.Level.WARNING, "refusing " + c.getPeerAddress() + ": " + maxConnections + " connections open");
+    if (!table.admit((SocketAddress) c.getPeerAddress())) {
+      LOG.log(System.Logger.Level.DEBUG, "refusing " + c.getPeerAddress());
       c.closeSilently();
       return ctx.getStopAction();
     }
-    CONN.set(c, flow.new Conn(c, new RecordStream(c.getMemoryManager(), maxRecord, maxFragments)));
+    FlowControl.Conn state = flow.new Conn(c, new RecordStream(c.getMemoryManager(), maxRecord, maxFragments));
+    CONN.set(c, state);
+    table.added(state);
     return ctx.getInvokeAction();
   }
 
@@ -78,7 +87,7 @@ final class RpcServerFilter extends BaseFilter {
     FlowControl.Conn state = CONN.remove(ctx.getConnection());
     if (state != null) {
       state.closed();
-      connections.decrementAndGet();
+      table.removed(state);
     }
     return ctx.getInvokeAction();
   }
@@ -92,6 +101,7 @@ final class RpcServerFilter extends BaseFilter {
     }
     synchronized (state) {
       state.records.append(received);
+      state.received();
     }
     drain(state);
     return ctx.getStopAction();
@@ -110,13 +120,15 @@ final class RpcServerFilter extends BaseFilter {
         try {
           record = state.records.next();
         } catch (RecordStream.OversizeException e) {
-          LOG.log(System.Logger.Level.WARNING, "closing " + state.connection.getPeerAddress() + ": " + e.getMessage());
+          LOG.log(System.Logger.Level.DEBUG, "closing " + state.connection.getPeerAddress() + ": " + e.getMessage());
+          table.counters().closedOversize.incrementAndGet();
           state.connection.closeSilently();
           return;
         }
         if (record == null) {
           return;
         }
+        state.tookRecord();
         verdict = RpcHeader.check(record.asBuffer());
         if (verdict == RpcHeader.Verdict.CLOSE) {
           LOG.log(System.Logger.Level.DEBUG, "closing " + state.connection.getPeerAddress() + ": not an RPC call");
@@ -142,7 +154,7 @@ final class RpcServerFilter extends BaseFilter {
   private RpcCall callOf(FlowControl.Conn state, Xdr record, FlowControl.Ticket ticket) {
     Connection<InetSocketAddress> c = (Connection<InetSocketAddress>) state.connection;
     TrackedTransport transport = new TrackedTransport(new GrizzlyRpcTransport(c, c.getPeerAddress(), replyQueue),
-        ticket);
+        ticket, table::replyDropped);
     record.beginDecoding();
     try {
       int xid = record.xdrDecodeInt();

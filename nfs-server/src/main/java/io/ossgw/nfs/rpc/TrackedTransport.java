@@ -9,15 +9,18 @@ import org.dcache.oncrpc4j.xdr.Xdr;
 
 /**
  * The transport of one call: oncrpc4j's Grizzly transport, plus the call's {@link FlowControl.Ticket}, which ends when
- * the reply has been written (or failed to be).
+ * the reply has been written (or failed to be). A reply that cannot be written is counted, not logged.
  */
 final class TrackedTransport implements RpcTransport {
   private final RpcTransport delegate;
   private final FlowControl.Ticket ticket;
+  private final Runnable dropped;
 
-  TrackedTransport(RpcTransport delegate, FlowControl.Ticket ticket) {
+  /** @param dropped counts a reply that could not be written (the connection closed first) */
+  TrackedTransport(RpcTransport delegate, FlowControl.Ticket ticket, Runnable dropped) {
     this.delegate = delegate;
     this.ticket = ticket;
+    this.dropped = dropped;
   }
 
   @Override
@@ -33,12 +36,14 @@ final class TrackedTransport implements RpcTransport {
 
         @Override
         public void failed(Throwable exc, A a) {
-          ticket.release();
-          handler.failed(exc, a);
+          // not handed on: oncrpc4j's handler logs an ERROR per reply, thousands when a client that did not read its
+          // replies goes away; the drops are counted and summarised once a minute instead (ConnectionTable)
+          ticket.release(false);
+          dropped.run();
         }
       });
     } catch (RuntimeException e) {
-      ticket.release();
+      ticket.release(false);
       throw e;
     }
   }

@@ -152,6 +152,8 @@ public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
       return proc.fail().apply(e.status);
     } catch (io.ossgw.core.vfs.FsException e) {
       return proc.fail().apply(Status.of(e.errno()));
+    } catch (io.ossgw.nfs.rpc.AuthRefused e) {
+      throw e; // an RPC-level refusal, answered by the dispatcher
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "NFS procedure " + call.getProcedure() + " failed", e);
       return proc.fail().apply(nfsstat3.NFS3ERR_SERVERFAULT);

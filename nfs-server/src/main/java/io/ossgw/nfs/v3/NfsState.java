@@ -75,8 +75,12 @@ final class NfsState {
     return new Target(e, d.fileid(), entry.path());
   }
 
-  /** @throws NfsError ACCES or PERM */
+  /**
+   * @throws NfsError ACCES or PERM
+   * @throws io.ossgw.nfs.rpc.AuthRefused AUTH_TOOWEAK for AUTH_NONE on an export without all_squash
+   */
   static void checkClient(Call call, Export e) {
+    io.ossgw.nfs.auth.Identities.requireAccepted(call.rpc.getCredential(), e);
     if (call.client == null || !e.allows(call.client.getAddress())) {
       throw new NfsError(nfsstat3.NFS3ERR_ACCES, "client " + call.client + " may not use " + e.path());
     }
