@@ -106,6 +106,8 @@ final class JnrCallbacks {
     ops.unlink.set(fs::unlink);
     ops.rename.set(fs::rename);
     ops.symlink.set((target, link) -> withCaller(link, c -> fs.symlink(target, link, c)));
+    // mode_t and dev_t arrive as unsigned values in a long
+    ops.mknod.set((path, mode, rdev) -> withCaller(path, c -> fs.mknod(path, (int) mode, rdev, c)));
     ops.chmod.set((path, mode) -> withCaller(path, c -> fs.chmod(path, (int) mode, c)));
     // uid_t/gid_t arrive as unsigned 32-bit values in a long: (int) turns (uid_t) -1 into -1.
     ops.chown.set((path, uid, gid) -> withCaller(path, c -> fs.chown(path, (int) uid, (int) gid, c)));
