@@ -393,6 +393,18 @@ class NfsRpcTest {
   }
 
   @Test
+  void linkCountIsOneForDirectoriesAndFiles() {
+    nfs_fh3 d = dir("nlink");
+    dir("nlink2"); // a sibling: the export root has several subdirectories
+    MKDIR3res sub = nfs.mkdir(d, "sub", 0755);
+    nfs_fh3 f = nfs.put(d, "f", NfsClient.utf8("x"));
+    assertThat(nfs.getattr(d).objAttributes().nlink()).isEqualTo(1);
+    assertThat(sub.objAttributes().nlink()).isEqualTo(1);
+    assertThat(nfs.getattr(root).objAttributes().nlink()).isEqualTo(1);
+    assertThat(nfs.getattr(f).objAttributes().nlink()).isEqualTo(1);
+  }
+
+  @Test
   void fsinfoFsstatPathconfAccess() {
     FSINFO3res i = nfs.nfs(Nfs3.NFSPROC3_FSINFO, new FSINFO3args(root), FSINFO3res::decode);
     assertThat(i.status()).isEqualTo(nfsstat3.NFS3_OK);

@@ -16,7 +16,8 @@ import java.time.Instant;
  * @param ctime status-change time
  * @param etag the ETag of the object these attributes came from (null for implicit directories and unsaved files)
  * @param rdev {@code st_rdev} of a character or block device (Linux {@code makedev} encoding), else 0
- * @param nlink {@code st_nlink}: 2 for directories, 1 for other names, 0 for an open file whose name was unlinked
+ * @param nlink {@code st_nlink}: 1 for every name (for a directory the conventional "unknown", see {@link
+ *     #defaultLinks}), 0 for an open file whose name was unlinked
  */
 public record FileAttr(
     long ino,
@@ -38,9 +39,14 @@ public record FileAttr(
     this(ino, type, mode, uid, gid, size, atime, mtime, ctime, etag, 0, defaultLinks(type));
   }
 
-  /** The link count of a name of this type: 2 for directories, 1 otherwise (ossfs reports the same). */
+  /**
+   * The link count of a name: 1, directories included. OSS has no hard links, and a directory's "2 + subdirectories"
+   * would need a listing of it for every stat (and would change as listings come and go); 1 is the value Linux file
+   * systems without directory link counts report (btrfs, many FUSE and network file systems), which {@code find} and
+   * fts take as "unknown" and so never skip subdirectories. ossfs reports 2. FUSE and NFS show the same value.
+   */
   public static int defaultLinks(FileType type) {
-    return type == FileType.DIRECTORY ? 2 : 1;
+    return 1;
   }
 
   /** Directory size shown by ossfs. */
