@@ -367,6 +367,10 @@ class NfsRpcTest {
     MKNOD3res again = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "sock"), Nfs3.NF3FIFO, sattr3.NONE,
         null), MKNOD3res::decode);
     assertThat(again.status()).isEqualTo(nfsstat3.NFS3ERR_EXIST);
+    assertThat(nfs.setattr(sock.obj(), new sattr3(null, null, null, 0L, 0, null, 0, null)).status())
+        .isEqualTo(nfsstat3.NFS3ERR_INVAL);
+    assertThat(nfs.setattr(sock.obj(), new sattr3(0600, null, null, null, 0, null, 0, null)).objWcc().after().mode())
+        .isEqualTo(0600);
     for (int badType : new int[] {Nfs3.NF3REG, Nfs3.NF3DIR, Nfs3.NF3LNK}) {
       MKNOD3res bad = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "x"), badType, null, null),
           MKNOD3res::decode);
@@ -378,7 +382,7 @@ class NfsRpcTest {
     assertThat(md.getUserMetadata()).containsEntry("mode", Integer.toString(0020640))
         .containsEntry("rdev", Long.toString((1 << 8) | 3));
     assertThat(gw.sdk.getObjectMetadata(NfsGateway.BUCKET, "mknod/sock").getUserMetadata())
-        .containsEntry("mode", Integer.toString(0140644));
+        .containsEntry("mode", Integer.toString(0140600)); // after the SETATTR mode above
     LOOKUP3res l = nfs.lookup(d, "blk");
     assertThat(l.objAttributes().type()).isEqualTo(Nfs3.NF3BLK);
     READDIRPLUS3res list = nfs.readdirplus(d, 0, 0, 64 * 1024);
