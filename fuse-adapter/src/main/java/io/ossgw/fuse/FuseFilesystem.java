@@ -5,6 +5,7 @@ import io.ossgw.core.vfs.DirEntry;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.FileType;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.FsStats;
 import io.ossgw.core.vfs.OpenFlags;
@@ -166,15 +167,22 @@ public final class FuseFilesystem {
     return getattr(p, out);
   }
 
-  /** fgetattr: fstat(2) of an open file; {@code path} may be null. */
+  /**
+   * fgetattr: fstat(2) of an open file (libfuse 2's fgetattr, libfuse 3's getattr with a file info); {@code path} may
+   * be null. Answered from the handle, so an unlinked open file still has attributes (with {@code st_nlink} 0) instead
+   * of ENOENT; without a known handle the path is looked up.
+   */
   public int fgetattr(String path, long fh, StatSink out) {
     return call(FuseOp.FGETATTR, path, () -> {
       FileHandle h = files.get(fh);
-      String p = path != null ? path : h != null ? h.path() : null;
-      if (p == null) {
+      if (h != null) {
+        out.put(vfs.fgetattr(h));
+        return 0;
+      }
+      if (path == null) {
         return fail(FuseOp.FGETATTR, Errno.EBADF);
       }
-      out.put(vfs.getattr(p));
+      out.put(vfs.getattr(path));
       return 0;
     });
   }
@@ -298,6 +306,25 @@ public final class FuseFilesystem {
       return fail(FuseOp.SYMLINK, Errno.EINVAL);
     }
     return symlink(t, linkPath, caller);
+  }
+
+  /**
+   * mknod(2) (mkfifo, device nodes, and the name bind(2) gives an AF_UNIX socket): {@code mode} carries the type
+   * bits; {@code rdev} is the kernel's device number (Linux {@code makedev} encoding). A regular type (S_IFREG or
+   * none) is never asked for: the bindings register create, which libfuse uses for it.
+   */
+  public int mknod(String path, int mode, long rdev, Caller caller) {
+    return call(FuseOp.MKNOD, path, () -> {
+      if (FuseNames.tooLong(path)) {
+        return fail(FuseOp.MKNOD, Errno.ENAMETOOLONG);
+      }
+      FileType type = FileType.fromMode(mode);
+      if (type == null || !type.special()) {
+        return fail(FuseOp.MKNOD, Errno.EINVAL);
+      }
+      vfs.mknod(path, type, mode & 07777, rdev, caller);
+      return 0;
+    });
   }
 
   /** chmod(2): permission bits 07777 of {@code mode}. */

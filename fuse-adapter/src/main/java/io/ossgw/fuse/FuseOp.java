@@ -2,7 +2,7 @@ package io.ossgw.fuse;
 
 /**
  * The FUSE operations the adapter implements, one counter each in {@link FuseStats}. Operations that are not listed
- * (xattrs, link, mknod, lock, bmap, ioctl, poll, fallocate, flock) are never registered with libfuse, so libfuse
+ * (xattrs, link, lock, bmap, ioctl, poll, fallocate, flock) are never registered with libfuse, so libfuse
  * answers ENOSYS itself and the kernel stops asking after the first refusal.
  */
 public enum FuseOp {
@@ -19,6 +19,7 @@ public enum FuseOp {
   UNLINK,
   RENAME,
   SYMLINK,
+  MKNOD,
   CHMOD,
   CHOWN,
   TRUNCATE,

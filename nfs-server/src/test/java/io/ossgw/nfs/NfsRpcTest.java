@@ -332,7 +332,7 @@ class NfsRpcTest {
   }
 
   @Test
-  void linkIsRefusedAsEpermAndMknodIsNotSupported() {
+  void linkIsRefusedAsEpermAndMknodOfARegularFileIsBadtype() {
     nfs_fh3 d = dir("ln");
     nfs_fh3 f = nfs.put(d, "f", NfsClient.utf8("x"));
     LINK3res l = nfs.nfs(Nfs3.NFSPROC3_LINK, new LINK3args(f, new diropargs3(d, "hard")), LINK3res::decode);
@@ -342,10 +342,75 @@ class NfsRpcTest {
     assertThat(none.status()).isEqualTo(nfsstat3.NFS3ERR_NOENT);
     MKNOD3res m = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "fifo"), Nfs3.NF3FIFO, sattr3.NONE,
         null), MKNOD3res::decode);
-    assertThat(m.status()).isEqualTo(nfsstat3.NFS3ERR_NOTSUPP);
+    assertThat(m.status()).isEqualTo(nfsstat3.NFS3_OK);
     MKNOD3res reg = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "r"), Nfs3.NF3REG, null, null),
         MKNOD3res::decode);
     assertThat(reg.status()).isEqualTo(nfsstat3.NFS3ERR_BADTYPE);
+  }
+
+  @Test
+  void mknodCreatesFifosSocketsAndDevicesInOssfsFormat() {
+    nfs_fh3 d = dir("mknod");
+    sattr3 mode = new sattr3(0640, null, null, null, 0, null, 0, null);
+    MKNOD3res chr = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "null"), Nfs3.NF3CHR, mode,
+        new specdata3(1, 3)), MKNOD3res::decode);
+    assertThat(chr.status()).isEqualTo(nfsstat3.NFS3_OK);
+    assertThat(chr.obj()).isNotNull();
+    assertThat(chr.objAttributes().type()).isEqualTo(Nfs3.NF3CHR);
+    assertThat(chr.objAttributes().rdev()).isEqualTo(new specdata3(1, 3));
+    assertThat(chr.objAttributes().mode()).isEqualTo(0640);
+    assertThat(chr.dirWcc().after()).isNotNull();
+    // a major/minor beyond 8 bits survives the Linux st_rdev encoding
+    MKNOD3res blk = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "blk"), Nfs3.NF3BLK, mode,
+        new specdata3(259, 70000)), MKNOD3res::decode);
+    assertThat(blk.objAttributes().rdev()).isEqualTo(new specdata3(259, 70000));
+    MKNOD3res sock = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "sock"), Nfs3.NF3SOCK, sattr3.NONE,
+        null), MKNOD3res::decode);
+    assertThat(sock.status()).isEqualTo(nfsstat3.NFS3_OK);
+    assertThat(sock.objAttributes().type()).isEqualTo(Nfs3.NF3SOCK);
+    assertThat(sock.objAttributes().mode()).isEqualTo(0644);
+    MKNOD3res again = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "sock"), Nfs3.NF3FIFO, sattr3.NONE,
+        null), MKNOD3res::decode);
+    assertThat(again.status()).isEqualTo(nfsstat3.NFS3ERR_EXIST);
+    assertThat(nfs.setattr(sock.obj(), new sattr3(null, null, null, 0L, 0, null, 0, null)).status())
+        .isEqualTo(nfsstat3.NFS3ERR_INVAL);
+    assertThat(nfs.setattr(sock.obj(), new sattr3(0600, null, null, null, 0, null, 0, null)).objWcc().after().mode())
+        .isEqualTo(0600);
+    for (int badType : new int[] {Nfs3.NF3REG, Nfs3.NF3DIR, Nfs3.NF3LNK}) {
+      MKNOD3res bad = nfs.nfs(Nfs3.NFSPROC3_MKNOD, new MKNOD3args(new diropargs3(d, "x"), badType, null, null),
+          MKNOD3res::decode);
+      assertThat(bad.status()).as("type %d", badType).isEqualTo(nfsstat3.NFS3ERR_BADTYPE);
+    }
+
+    ObjectMetadata md = gw.sdk.getObjectMetadata(NfsGateway.BUCKET, "mknod/null");
+    assertThat(md.getContentLength()).isZero();
+    assertThat(md.getUserMetadata()).containsEntry("mode", Integer.toString(0020640))
+        .containsEntry("rdev", Long.toString((1 << 8) | 3));
+    assertThat(gw.sdk.getObjectMetadata(NfsGateway.BUCKET, "mknod/sock").getUserMetadata())
+        .containsEntry("mode", Integer.toString(0140600)); // after the SETATTR mode above
+    LOOKUP3res l = nfs.lookup(d, "blk");
+    assertThat(l.objAttributes().type()).isEqualTo(Nfs3.NF3BLK);
+    READDIRPLUS3res list = nfs.readdirplus(d, 0, 0, 64 * 1024);
+    Map<String, Integer> types = new java.util.HashMap<>();
+    for (entryplus3 e : list.entries()) {
+      if (e.nameAttributes() != null) {
+        types.put(e.name(), e.nameAttributes().type());
+      }
+    }
+    assertThat(types).containsEntry("null", Nfs3.NF3CHR).containsEntry("blk", Nfs3.NF3BLK)
+        .containsEntry("sock", Nfs3.NF3SOCK);
+  }
+
+  @Test
+  void linkCountIsOneForDirectoriesAndFiles() {
+    nfs_fh3 d = dir("nlink");
+    dir("nlink2"); // a sibling: the export root has several subdirectories
+    MKDIR3res sub = nfs.mkdir(d, "sub", 0755);
+    nfs_fh3 f = nfs.put(d, "f", NfsClient.utf8("x"));
+    assertThat(nfs.getattr(d).objAttributes().nlink()).isEqualTo(1);
+    assertThat(sub.objAttributes().nlink()).isEqualTo(1);
+    assertThat(nfs.getattr(root).objAttributes().nlink()).isEqualTo(1);
+    assertThat(nfs.getattr(f).objAttributes().nlink()).isEqualTo(1);
   }
 
   @Test

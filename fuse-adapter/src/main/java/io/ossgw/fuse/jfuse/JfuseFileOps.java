@@ -67,6 +67,8 @@ final class JfuseFileOps {
     set(o, fuse_operations::release, stub(arena, "release", JAVA_INT, ADDRESS, ADDRESS));
     set(o, fuse_operations::fsync, stub(arena, "fsync", JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
     set(o, fuse_operations::symlink, stub(arena, "symlink", JAVA_INT, ADDRESS, ADDRESS));
+    // jfuse's API has no mknod (its Operation enum lacks it): int (*mknod)(const char *, mode_t, dev_t)
+    set(o, fuse_operations::mknod, stub(arena, "mknod", JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
   }
 
   private static void set(MemorySegment ops, BiConsumer<MemorySegment, MemorySegment> slot, MemorySegment fn) {
@@ -201,6 +203,16 @@ final class JfuseFileOps {
       return fs.symlink(bytes(target), p, nat.caller());
     } catch (Throwable t) {
       return glue("symlink", p, t);
+    }
+  }
+
+  int mknod(MemorySegment path, int mode, long rdev) {
+    String p = null;
+    try {
+      p = path(path);
+      return fs.mknod(p, mode, rdev, nat.caller());
+    } catch (Throwable t) {
+      return glue("mknod", p, t);
     }
   }
 

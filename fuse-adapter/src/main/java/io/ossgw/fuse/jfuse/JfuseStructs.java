@@ -21,7 +21,7 @@ import org.cryptomator.jfuse.linux.amd64.extr.fuse3.fuse_config;
  * numbers with {@code use_ino}, {@code du}, {@code df -i}, the I/O size cp/cat use). jfuse's Linux implementations
  * are records over the native {@link MemorySegment}, so this class reads that segment through the record accessor and
  * writes the x86-64 Linux layout (the only one jfuse-linux-amd64 runs on): stat is 144 bytes with {@code st_ino} @8,
- * {@code st_nlink} @16, {@code st_mode} @24, {@code st_uid} @28, {@code st_gid} @32, {@code st_size} @48, {@code
+ * {@code st_nlink} @16, {@code st_mode} @24, {@code st_uid} @28, {@code st_gid} @32, {@code st_rdev} @40, {@code st_size} @48, {@code
  * st_blksize} @56, {@code st_blocks} @64 and the three timespecs @72/@88/@104; statvfs has eight 64-bit counters from
  * @0 and {@code f_namemax} @80. If the segment cannot be reached (jfuse on the module path without {@code
  * --add-opens}, or a jfuse whose classes changed), the API setters are used and those fields stay 0.
@@ -78,6 +78,7 @@ final class JfuseStructs {
     p.set(INT, 24, a.stMode());
     p.set(INT, 28, a.uid());
     p.set(INT, 32, a.gid());
+    p.set(LONG, 40, a.rdev());
     p.set(LONG, 48, a.size());
     p.set(LONG, 56, blksize);
     p.set(LONG, 64, a.blocks());

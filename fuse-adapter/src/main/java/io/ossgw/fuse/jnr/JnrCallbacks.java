@@ -154,6 +154,8 @@ final class JnrCallbacks {
     // the target as a pointer too: jnr-fuse's String would carry U+FFFD in place of invalid bytes
     opsMemory.putPointer(ops.symlink.offset(),
         NativeLayout.RUNTIME.getClosureManager().getClosurePointer(RawSymlink.class, symlink));
+    // mode_t and dev_t arrive as unsigned values in a long
+    ops.mknod.set((path, mode, rdev) -> withCaller(path, c -> fs.mknod(path, (int) mode, rdev, c)));
     ops.chmod.set((path, mode) -> withCaller(path, c -> fs.chmod(path, (int) mode, c)));
     // uid_t/gid_t arrive as unsigned 32-bit values in a long: (int) turns (uid_t) -1 into -1.
     ops.chown.set((path, uid, gid) -> withCaller(path, c -> fs.chown(path, (int) uid, (int) gid, c)));

@@ -52,6 +52,7 @@ final class NativeLayout {
         && st.st_mode.offset() == 24
         && st.st_uid.offset() == 28
         && st.st_gid.offset() == 32
+        && st.st_rdev.offset() == 40
         && st.st_size.offset() == 48
         && st.st_blksize.offset() == 56
         && st.st_blocks.offset() == 64;
@@ -68,6 +69,7 @@ final class NativeLayout {
       p.putInt(24, a.stMode());
       p.putInt(28, a.uid());
       p.putInt(32, a.gid());
+      p.putLong(40, a.rdev());
       p.putLong(48, a.size());
       p.putLong(56, blksize);
       p.putLong(64, a.blocks());
@@ -83,6 +85,7 @@ final class NativeLayout {
     s.st_mode.set(a.stMode());
     s.st_uid.set(a.uid());
     s.st_gid.set(a.gid());
+    s.st_rdev.set(a.rdev());
     s.st_size.set(a.size());
     s.st_blksize.set(blksize);
     s.st_blocks.set(a.blocks());

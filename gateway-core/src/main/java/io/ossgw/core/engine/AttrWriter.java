@@ -42,7 +42,7 @@ final class AttrWriter {
         c.atime() != null ? c.atime() : a.atime(),
         c.mtime() != null ? c.mtime() : a.mtime(),
         now,
-        a.etag());
+        a.etag()).withRdev(a.rdev());
   }
 
   /** Writes new attributes to the object behind {@code path} and caches the result. */

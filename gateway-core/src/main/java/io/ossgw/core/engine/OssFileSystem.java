@@ -62,6 +62,7 @@ final class OssFileSystem implements VirtualFileSystem {
   private final Readers readers;
   private final Renamer renamer;
   private final AttrWriter attrWriter;
+  private final SpecialFiles specialFiles;
 
   OssFileSystem(EngineConfig config, ObjectStore store, BufferPool pool, MetaStore metaStore, Ticker ticker) {
     this.config = config;
@@ -83,6 +84,7 @@ final class OssFileSystem implements VirtualFileSystem {
     this.readers = new Readers(store, pool, io, config.prefetchChunks(), config.backwardChunks(), config.prefetchThreads());
     this.renamer = new Renamer(store, io, ns, openFiles, copier, config.listMaxKeys(), config.singlepartCopyLimit());
     this.attrWriter = new AttrWriter(store, copier, ns);
+    this.specialFiles = new SpecialFiles(store, keys, ns);
   }
 
   @Override
@@ -109,6 +111,10 @@ final class OssFileSystem implements VirtualFileSystem {
     Node node = flags.write() && !resolved.metaKnown() && !resolved.isDirectory() ? ns.lookup(path) : resolved;
     if (node.isDirectory()) {
       throw new FsException(Errno.EISDIR, path);
+    }
+    if (node.attr().type().special()) {
+      // a fifo/device/socket is opened by the client's kernel, never here; ENXIO as for a device without a driver
+      throw new FsException(Errno.ENXIO, path + " is a special file");
     }
     OpenFile file = openFiles.acquire(path, () -> new OpenFile(data, path, node.objectKey(), node, false));
     OssHandle h = new OssHandle(file, flags);
@@ -372,6 +378,19 @@ final class OssFileSystem implements VirtualFileSystem {
     } catch (StoreException e) {
       throw Errors.toIo(e, linkPath);
     }
+  }
+
+  @Override
+  public FileAttr mknod(String path, FileType type, int mode, long rdev, Caller caller) {
+    VPaths.check(path);
+    requireDirectory(VPaths.parent(path));
+    return specialFiles.mknod(path, type, mode, rdev, caller);
+  }
+
+  @Override
+  public FileAttr fgetattr(FileHandle handle) {
+    OpenFile f = OssHandle.of(handle).file;
+    return f.unlinked() ? f.currentNode().attr().unlinked() : ns.resolve(f.path()).attr();
   }
 
   @Override

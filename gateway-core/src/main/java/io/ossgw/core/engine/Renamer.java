@@ -152,7 +152,7 @@ final class Renamer {
       store.deleteObject(src.objectKey());
       FileAttr a = src.attr();
       FileAttr moved = new FileAttr(Inodes.of(dstKey), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(), a.mtime(),
-          Instant.now(), r.etag());
+          Instant.now(), r.etag()).withRdev(a.rdev());
       Node dstNode = new Node(moved, Origin.FILE, dstKey, src.objectType(), src.contentType(), src.userMeta(),
           src.symlinkTarget(), Instant.now(), src.nextAppendPosition());
       ns.recordRemoved(from, src.objectKey());

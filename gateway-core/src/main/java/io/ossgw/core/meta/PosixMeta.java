@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * Reads and writes POSIX attributes in ossfs's user metadata (reference/ossfs-compat.md §3.1, ossfs
  * {@code src/metaheader.cpp}): {@code x-oss-meta-mode} (decimal st_mode), {@code -uid}, {@code -gid},
- * {@code -mtime}/{@code -ctime}/{@code -atime} ({@code sec} or {@code sec.nnnnnnnnn}), and symlink targets in
+ * {@code -mtime}/{@code -ctime}/{@code -atime} ({@code sec} or {@code sec.nnnnnnnnn}), {@code -rdev} of devices
+ * (ours: ossfs does not store it), and symlink targets in
  * {@code x-oss-meta-symlink-target: header:<len>:<urlencoded>}.
  *
  * <p>Objects without metadata get ossfs's defaults: 0640 for files, 0750 for directories, the mounting user's ids,
@@ -28,6 +29,12 @@ public final class PosixMeta {
   public static final String CTIME = "ctime";
   public static final String ATIME = "atime";
   public static final String SYMLINK_TARGET = "symlink-target";
+  /**
+   * {@code x-oss-meta-rdev}: st_rdev of a character or block device, decimal (Linux {@code makedev} encoding). ossfs
+   * 1.91.10's mknod stores only the mode ({@code create_file_object}), so its devices read back with rdev 0; ossfs
+   * ignores this header and keeps it through its own metadata copies.
+   */
+  public static final String RDEV = "rdev";
 
   private final int defaultUid;
   private final int defaultGid;
@@ -67,8 +74,9 @@ public final class PosixMeta {
       mtime = mtime.isAfter(lm) ? mtime : lm;
       ctime = ctime.isAfter(lm) ? ctime : lm;
     }
+    long rdev = type.device() ? parseLong(m.get(RDEV)) : 0;
     return new FileAttr(Inodes.of(key), type, mode & ~umask, uid(m), gid(m), size,
-        time(m.get(ATIME), lm), mtime, ctime, info.etag());
+        time(m.get(ATIME), lm), mtime, ctime, info.etag(), rdev, FileAttr.defaultLinks(type));
   }
 
   /** Attributes from a listing entry alone (no user metadata): ossfs's defaults, times from LastModified. */
@@ -121,6 +129,7 @@ public final class PosixMeta {
         case DIRECTORY -> 0750;
         case SYMLINK -> 0777;
         case REGULAR -> 0640;
+        case FIFO, CHARACTER_DEVICE, BLOCK_DEVICE, SOCKET -> 0644; // ossfs get_mode's default for special files
       };
     }
     return mode & 07777;
@@ -146,6 +155,17 @@ public final class PosixMeta {
       v = parseInt(m.get("group"));
     }
     return v == null ? defaultGid : v;
+  }
+
+  private static long parseLong(String s) {
+    if (s == null || s.isBlank()) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(s.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   private static Integer parseInt(String s) {
@@ -194,6 +214,9 @@ public final class PosixMeta {
     m.put(MTIME, formatTime(a.mtime()));
     m.put(CTIME, formatTime(a.ctime()));
     m.put(ATIME, formatTime(a.atime()));
+    if (a.type().device()) {
+      m.put(RDEV, Long.toString(a.rdev()));
+    }
     return m;
   }
 

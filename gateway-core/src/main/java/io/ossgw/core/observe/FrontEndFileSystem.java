@@ -127,6 +127,16 @@ public final class FrontEndFileSystem implements VirtualFileSystem {
   }
 
   @Override
+  public FileAttr mknod(String path, io.ossgw.core.vfs.FileType type, int mode, long rdev, Caller caller) {
+    return fs.mknod(path, type, mode, rdev, caller);
+  }
+
+  @Override
+  public FileAttr fgetattr(FileHandle handle) {
+    return fs.fgetattr(handle);
+  }
+
+  @Override
   public String readlink(String path) {
     return fs.readlink(path);
   }

@@ -8,6 +8,7 @@ public enum Errno {
   EPERM(1),
   ENOENT(2),
   EIO(5),
+  ENXIO(6),
   EBADF(9),
   EAGAIN(11),
   ENOMEM(12),

@@ -103,6 +103,32 @@ public interface VirtualFileSystem extends AutoCloseable {
   /** symlink(2): target stored in the object body (or in {@code x-oss-meta-symlink-target} with symlink_in_meta). */
   FileAttr symlink(String target, String linkPath, Caller caller);
 
+  /**
+   * mknod(2)/mkfifo(3)/bind(2) of an AF_UNIX socket; RFC 1813 MKNOD: one zero-byte PutObject whose {@code
+   * x-oss-meta-mode} carries the type bits (ossfs's format), plus {@code x-oss-meta-rdev} for devices. The node is only
+   * a name: opening it is the client kernel's business, and no data passes through it between hosts.
+   *
+   * @param type {@link FileType#FIFO}, {@link FileType#CHARACTER_DEVICE}, {@link FileType#BLOCK_DEVICE} or
+   *     {@link FileType#SOCKET}; any other type is EINVAL
+   * @param mode permission bits (07777)
+   * @param rdev device number of a device (Linux {@code makedev} encoding), ignored for other types
+   * @throws FsException EEXIST, ENOENT (parent missing), ENOTDIR, ENAMETOOLONG, EINVAL, EIO; ENOSYS from a file
+   *     system that has no special files
+   */
+  default FileAttr mknod(String path, FileType type, int mode, long rdev, Caller caller) {
+    throw new FsException(Errno.ENOSYS, "mknod " + path);
+  }
+
+  /**
+   * fstat(2) of an open file: its attributes from the handle, also after its name was unlinked or renamed (then with
+   * {@code nlink} 0 when unlinked). The default looks the handle's path up again.
+   *
+   * @throws FsException EBADF, EIO
+   */
+  default FileAttr fgetattr(FileHandle handle) {
+    return getattr(handle.path());
+  }
+
   /** readlink(2). @throws FsException ENOENT, EINVAL (not a symlink) */
   String readlink(String path);
 

@@ -250,6 +250,10 @@ class SemanticsContractTest {
       VirtualFileSystem fs = listedRoot(gw);
       return () -> fs.symlink("target", "/l", USER);
     });
+    SCENARIOS.put("mknod", gw -> {
+      VirtualFileSystem fs = listedRoot(gw);
+      return () -> fs.mknod("/p", io.ossgw.core.vfs.FileType.FIFO, 0644, 0, USER);
+    });
     SCENARIOS.put("readlink-cold", gw -> {
       gw.mount().symlink("target", "/l", USER);
       VirtualFileSystem cold = remount(gw);

@@ -68,8 +68,8 @@ final class AttrProcs {
       }
       Caller caller = c.caller(t.export());
       SetAttr changes = check(cur, a.newAttributes(), caller);
-      if (changes.size() != null && cur.isSymlink()) {
-        throw new NfsError(nfsstat3.NFS3ERR_INVAL, "size of a symlink");
+      if (changes.size() != null && (cur.isSymlink() || cur.type().special())) {
+        throw new NfsError(nfsstat3.NFS3ERR_INVAL, "size of a symlink or special file"); // truncate(2): EINVAL
       }
       FileAttr after = changes.changesMeta() || changes.size() != null
           ? t.fs().setattr(t.path(), changes, null, caller) : cur;

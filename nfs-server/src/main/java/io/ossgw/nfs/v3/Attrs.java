@@ -28,7 +28,7 @@ final class Attrs {
       }
     }
     return new fattr3(type(a.type()), a.mode() & 07777, a.nlink(), a.uid(), a.gid(), a.size(), a.blocks() * 512,
-        specdata3.NONE, export.id() & 0xffffffffL, fileid, nfstime3.of(a.atime()), mtime, ctime);
+        rdev(a), export.id() & 0xffffffffL, fileid, nfstime3.of(a.atime()), mtime, ctime);
   }
 
   static int type(FileType t) {
@@ -36,7 +36,29 @@ final class Attrs {
       case REGULAR -> Nfs3.NF3REG;
       case DIRECTORY -> Nfs3.NF3DIR;
       case SYMLINK -> Nfs3.NF3LNK;
+      case FIFO -> Nfs3.NF3FIFO;
+      case CHARACTER_DEVICE -> Nfs3.NF3CHR;
+      case BLOCK_DEVICE -> Nfs3.NF3BLK;
+      case SOCKET -> Nfs3.NF3SOCK;
     };
+  }
+
+  /** fattr3.rdev: major and minor of a device (glibc's {@code major()}/{@code minor()} of st_rdev), else 0,0. */
+  static specdata3 rdev(FileAttr a) {
+    long d = a.rdev();
+    if (!a.type().device() || d == 0) {
+      return specdata3.NONE;
+    }
+    int major = (int) (((d >>> 32) & 0xfffff000L) | ((d >>> 8) & 0xfffL));
+    int minor = (int) (((d >>> 12) & 0xffffff00L) | (d & 0xffL));
+    return new specdata3(major, minor);
+  }
+
+  /** glibc's {@code makedev(major, minor)}: the st_rdev of a device from specdata3's two numbers (unsigned). */
+  static long makedev(int major, int minor) {
+    long ma = major & 0xffffffffL;
+    long mi = minor & 0xffffffffL;
+    return ((ma & 0xfffff000L) << 32) | ((ma & 0xfffL) << 8) | ((mi & 0xffffff00L) << 12) | (mi & 0xffL);
   }
 
   private static Instant later(Instant a, Instant b) {

@@ -7,6 +7,7 @@ import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.FileType;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
@@ -213,19 +214,47 @@ final class CreateProcs {
     return ch.changesMeta() ? dir.fs().setattr(w.path(), ch, null, w.caller()) : made;
   }
 
-  /** Device nodes, sockets and fifos cannot be stored in OSS; regular files, directories and links are BADTYPE. */
+  /**
+   * RFC 1813 §3.3.11 MKNOD: NF3CHR/NF3BLK (with their specdata3 major/minor), NF3SOCK and NF3FIFO become special
+   * files (VirtualFileSystem#mknod: one PutObject); NF3REG, NF3DIR and NF3LNK are NFS3ERR_BADTYPE (they have their own
+   * procedures). Mode defaults to 0644 when the client sends none; owner and times of the sattr3 are applied after.
+   */
   MKNOD3res mknod(Call c, MKNOD3args a) {
-    Target dir = null;
+    FileType type = switch (a.type()) {
+      case Nfs3.NF3CHR -> FileType.CHARACTER_DEVICE;
+      case Nfs3.NF3BLK -> FileType.BLOCK_DEVICE;
+      case Nfs3.NF3SOCK -> FileType.SOCKET;
+      case Nfs3.NF3FIFO -> FileType.FIFO;
+      default -> null;
+    };
+    if (type == null) {
+      Target dir = null;
+      try {
+        dir = s.resolve(c, a.where().dir());
+        fattr3 da = s.postOp(dir);
+        return MKNOD3res.fail(nfsstat3.NFS3ERR_BADTYPE, new wcc_data(da == null ? null : da.wcc(), da));
+      } catch (NfsError e) {
+        return MKNOD3res.fail(e.status, dir == null ? wcc_data.EMPTY : new wcc_data(null, s.postOp(dir)));
+      }
+    }
+    Where w = null;
     try {
-      dir = s.resolve(c, a.where().dir());
-      fattr3 da = s.postOp(dir);
-      int status = switch (a.type()) {
-        case Nfs3.NF3REG, Nfs3.NF3DIR, Nfs3.NF3LNK -> nfsstat3.NFS3ERR_BADTYPE;
-        default -> dir.export().readOnly() ? nfsstat3.NFS3ERR_ROFS : nfsstat3.NFS3ERR_NOTSUPP;
-      };
-      return MKNOD3res.fail(status, new wcc_data(da == null ? null : da.wcc(), da));
+      w = where(c, a.where());
+      Target dir = w.dir();
+      sattr3 attrs = a.attributes();
+      int mode = attrs.mode() != null ? attrs.mode() & 07777 : 0644;
+      long rdev = a.spec() == null ? 0 : Attrs.makedev(a.spec().specdata1(), a.spec().specdata2());
+      FileAttr made = dir.fs().mknod(w.path(), type, mode, rdev, w.caller());
+      s.dirTimes.changed(dir.export().id(), dir.path());
+      made = applyRest(dir, w, made, attrs);
+      Target t = s.targetOf(dir.export(), w.path(), made);
+      return new MKNOD3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), w.path(), made), s.fattr(t, made), dirWcc(w));
+    } catch (Failed f) {
+      return MKNOD3res.fail(f.status, f.wcc);
     } catch (NfsError e) {
-      return MKNOD3res.fail(e.status, dir == null ? wcc_data.EMPTY : new wcc_data(null, s.postOp(dir)));
+      return MKNOD3res.fail(e.status, failWcc(w, null));
+    } catch (FsException e) {
+      return MKNOD3res.fail(Status.of(e.errno()), failWcc(w, null));
     }
   }
 

@@ -17,6 +17,7 @@ public final class Status {
     return switch (e) {
       case EPERM -> nfsstat3.NFS3ERR_PERM;
       case ENOENT -> nfsstat3.NFS3ERR_NOENT;
+      case ENXIO -> nfsstat3.NFS3ERR_NXIO;
       case EIO, EAGAIN, ETIMEDOUT, ENOMEM, EBUSY, ENODATA -> nfsstat3.NFS3ERR_IO;
       case EACCES -> nfsstat3.NFS3ERR_ACCES;
       case EEXIST -> nfsstat3.NFS3ERR_EXIST;

@@ -1,6 +1,6 @@
 package io.ossgw.nfs.xdr;
 
-/** RFC 1813 §2.5 specdata3: device numbers (always 0,0 here: OSS holds no devices). */
+/** RFC 1813 §2.5 specdata3: a device's major (specdata1) and minor (specdata2) numbers; 0,0 for other types. */
 public record specdata3(int specdata1, int specdata2) implements XdrType {
   public static final specdata3 NONE = new specdata3(0, 0);
 
