@@ -1,5 +1,6 @@
 package io.ossgw.app.cli;
 
+import io.ossgw.app.config.ConfigFileSourceProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -12,9 +13,9 @@ import java.util.List;
  *   <li>Only {@code serve} listens on HTTP: for every other command {@code quarkus.http.host-enabled=false}, so two
  *       {@code ossgw mount}s (or a mount next to a running {@code serve}) never fight over port 8080. An explicit
  *       {@code -Dquarkus.http.host-enabled} wins.
- *   <li>{@code serve --config FILE} adds FILE as a config source ({@code quarkus.config.locations}), so everything in it,
- *       {@code quarkus.http.port} included, takes effect at start-up. It ranks like application.properties but wins
- *       over it; environment variables and {@code -D} system properties win over both.
+ *   <li>{@code serve --config FILE} adds FILE as a config source ({@link ConfigFileSourceProvider}, ordinal 270), so
+ *       everything in it, {@code quarkus.http.port} included, takes effect at start-up. It wins over
+ *       application.properties; environment variables and {@code -D} system properties win over both.
  *   <li>The quick form {@code serve BUCKET[:/PREFIX] --nfs ... -o OPTIONS} becomes {@code ossgw.*} system properties
  *       ({@link QuickServe}); they win over everything else. Its safe defaults (NFS, health and metrics on
  *       127.0.0.1, {@link QuickServe#defaults}) apply only where no system property or environment variable sets the
@@ -23,7 +24,7 @@ import java.util.List;
  */
 public final class LaunchSettings {
   static final String HOST_ENABLED = "quarkus.http.host-enabled";
-  static final String CONFIG_LOCATIONS = "quarkus.config.locations";
+  static final String CONFIG_FILE = ConfigFileSourceProvider.FILE_PROPERTY;
 
   private LaunchSettings() {}
 
@@ -54,9 +55,8 @@ public final class LaunchSettings {
     if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
       return "config file " + p + " does not exist or is not readable";
     }
-    String existing = System.getProperty(CONFIG_LOCATIONS);
-    System.setProperty(CONFIG_LOCATIONS, existing == null || existing.isBlank() ? p.toUri().toString()
-        : existing + "," + p.toUri());
+    // Not quarkus.config.locations: as a system property it would give FILE the ordinal of -D (400).
+    System.setProperty(CONFIG_FILE, p.toString());
     return null;
   }
 

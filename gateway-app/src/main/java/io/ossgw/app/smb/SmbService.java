@@ -171,12 +171,13 @@ public final class SmbService implements AutoCloseable {
     return settings;
   }
 
-  /** Stops smbd, then unmounts every share; idempotent. */
+  /** Stops smbd, then unmounts every share and removes a socket directory in /tmp ({@link SmbLayout}); idempotent. */
   @Override
   public synchronized void close() {
     if (supervisor != null) {
       supervisor.close();
     }
+    layout.removeSocketRoot();
     for (Served s : served.reversed()) {
       try {
         s.handle().close();

@@ -15,7 +15,7 @@ class LaunchSettingsTest {
   @AfterEach
   void clear() {
     System.clearProperty(LaunchSettings.HOST_ENABLED);
-    System.clearProperty(LaunchSettings.CONFIG_LOCATIONS);
+    System.clearProperty(LaunchSettings.CONFIG_FILE);
     for (String k : new String[] {"ossgw.nfs.bind", "quarkus.http.host", "ossgw.exports.bkt.bucket"}) {
       System.clearProperty(k);
     }
@@ -48,10 +48,10 @@ class LaunchSettingsTest {
   }
 
   @Test
-  void serveConfigFileBecomesAConfigLocation() throws Exception {
+  void serveConfigFileBecomesTheConfigFileSource() throws Exception {
     Path f = Files.writeString(dir.resolve("ossgw.properties"), "quarkus.http.port=1234\n");
     assertThat(LaunchSettings.apply(new String[] {"serve", "--config", f.toString()})).isNull();
-    assertThat(System.getProperty(LaunchSettings.CONFIG_LOCATIONS)).isEqualTo(f.toUri().toString());
+    assertThat(System.getProperty(LaunchSettings.CONFIG_FILE)).isEqualTo(f.toString());
     clear();
     assertThat(LaunchSettings.apply(new String[] {"serve", "--config=" + dir.resolve("missing")}))
         .contains("does not exist");
