@@ -98,6 +98,18 @@ def run_ossgw(*args, timeout=300, env=None, check=False):
     return r
 
 
+def stop_process(p, sig=signal.SIGTERM, timeout=60):
+    """Sends `sig` to a started launcher (SIGINT is what Ctrl-C sends) and returns its exit status; kills it and raises
+    TimeoutExpired when it has not ended within `timeout` seconds."""
+    p.send_signal(sig)
+    try:
+        return p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        raise
+
+
 def force_unmount(mp):
     """Unmounts MP whatever state it is in and ends its ossgw process; used by fixtures, never fails."""
     mp = str(mp)

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, run_ossgw, wait_until
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, run_ossgw, stop_process, wait_until
 
 HELLO = "Hello from OSS!"
 
@@ -37,14 +37,6 @@ def wait_ready(p, log_path):
     return log_path.read_text()
 
 
-def stop(p, timeout=60):
-    p.send_signal(signal.SIGINT)  # what Ctrl-C sends
-    try:
-        return p.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-        raise
 
 
 def printed_commands(out):
@@ -110,7 +102,7 @@ def test_demo_runs_every_command_it_prints(ossgw_built, workdir):
         if "nfs-cp" in ran:
             assert (mp / "from-nfs.txt").read_bytes() == open("/etc/hostname", "rb").read()
         assert (mp / "os-release").read_bytes() == open("/etc/os-release", "rb").read()
-        assert stop(p) == 0, log_path.read_text()
+        assert stop_process(p, signal.SIGINT) == 0, log_path.read_text()
         assert not is_mounted(mp)
     finally:
         if p.poll() is None:
@@ -128,7 +120,7 @@ def test_demo_starts_and_stops_without_warnings(ossgw_built, workdir):
     p = start_demo(d, log_path)
     try:
         wait_ready(p, log_path)
-        assert stop(p) == 0, log_path.read_text()
+        assert stop_process(p, signal.SIGINT) == 0, log_path.read_text()
         out = log_path.read_text()
         bad = [ln for ln in out.splitlines()
                if re.search(r"^\S+ (WARN|ERROR) ", ln) or ln.startswith("fuse:") or "Exception" in ln]

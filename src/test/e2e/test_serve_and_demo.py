@@ -3,12 +3,12 @@
 import json
 import os
 import re
-import signal
 import subprocess
 
 import oss2
 
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, oss_bucket, wait_until
+from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, log, oss_bucket, stop_process,
+                         wait_until)
 
 
 def start(args, log_path):
@@ -17,14 +17,6 @@ def start(args, log_path):
                             stdin=subprocess.DEVNULL)
 
 
-def stop(p, timeout=60):
-    p.send_signal(signal.SIGTERM)
-    try:
-        return p.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-        raise
 
 
 def test_serve_mounts_from_config_with_health_and_metrics(emulator, ossgw_built, new_bucket, workdir):
@@ -69,7 +61,7 @@ def test_serve_mounts_from_config_with_health_and_metrics(emulator, ossgw_built,
         assert 'ossgw_mount_up{mount="data"} 1.0' in metrics
         line = [m for m in metrics.splitlines() if m.startswith('ossgw_fuse_operations_total{mount="data",op="write"}')]
         assert line and float(line[0].split()[-1]) >= 1, line
-        assert stop(p) == 0, (workdir / "serve.log").read_text()
+        assert stop_process(p) == 0, (workdir / "serve.log").read_text()
         assert not is_mounted(mp)
     finally:
         if p.poll() is None:
@@ -110,7 +102,7 @@ def test_demo_mounts_a_seeded_bucket(ossgw_built, workdir):
         b = oss2.Bucket(oss2.Auth("any", "any"), endpoint, "demo")  # auth is off in the demo
         assert b.get_object("copied.txt").read() == b"copied in\n"
         assert http_get(endpoint + "/-/counters")[0] == 200
-        assert stop(p) == 0, (workdir / "demo.log").read_text()
+        assert stop_process(p) == 0, (workdir / "demo.log").read_text()
         assert not is_mounted(mp)
         log("demo stopped cleanly")
     finally:

@@ -20,6 +20,7 @@ import urllib.request
 import oss2
 
 from conftest import scale
+from e2e_support import sha256_file
 
 MIB = 1 << 20
 FILES = scale(60, 3000)
@@ -77,15 +78,6 @@ def retry_eio(what, call, counts, attempts=4):
             time.sleep(0.2)
 
 
-def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while True:
-            b = f.read(MIB)
-            if not b:
-                return h.hexdigest()
-            h.update(b)
-
 
 def test_copy_under_faults_verifies_and_stat_never_says_enoent(emulator, mounts, new_bucket, workdir, capsys):
     name, bucket = new_bucket
@@ -134,7 +126,7 @@ def test_copy_under_faults_verifies_and_stat_never_says_enoent(emulator, mounts,
             names = retry_eio("listing_eio", lambda: os.listdir(mp / d), counts)
             listed.update(f"{d}/{n}" for n in names)
         bad = [rel for rel, digest in expected.items()
-               if retry_eio("read_eio", lambda: sha256_of(mp / rel), counts) != digest]
+               if retry_eio("read_eio", lambda: sha256_file(mp / rel), counts) != digest]
         faults = tuple(a - b for a, b in zip(injected(emulator), before))
     finally:
         admin(emulator, "DELETE", "/-/faults")
