@@ -53,28 +53,9 @@ for t in nfs-ls nfs-cp nfs-cat curl; do
   command -v "$t" >/dev/null || { echo "packaging: $t is missing (apt-get install libnfs-utils curl)" >&2; exit 2; }
 done
 
-PASSED=0
-FAILED=0
-CASES=()
-# check NAME COMMAND...: runs the command, output in $WORK/NAME.log, shown when it fails.
-check() {
-  local name="$1" t0=$SECONDS rc
-  shift
-  "$@" >"$WORK/out.log" 2>&1
-  rc=$?
-  if [[ $rc == 0 ]]; then
-    PASSED=$((PASSED + 1))
-    printf '  ok    %s\n' "$name"
-    CASES+=("<testcase classname=\"packaging\" name=\"$name\" time=\"$((SECONDS - t0))\"/>")
-  else
-    FAILED=$((FAILED + 1))
-    printf '  FAIL  %s (exit %s)\n' "$name" "$rc"
-    sed 's/^/        /' "$WORK/out.log" | tail -40
-    local msg
-    msg="$(tail -20 "$WORK/out.log" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')"
-    CASES+=("<testcase classname=\"packaging\" name=\"$name\" time=\"$((SECONDS - t0))\"><failure message=\"exit $rc\">$msg</failure></testcase>")
-  fi
-}
+CHECK_CLASS=packaging
+# shellcheck source=src/test/packaging/checks.sh
+source "$ROOT/src/test/packaging/checks.sh"
 # fails COMMAND...: succeeds when the command fails (the negative checks: the tools really reject bad input).
 fails() { ! "$@"; }
 
@@ -262,11 +243,6 @@ EOF
 }
 check "entrypoint: serve NFS + SMB (nfs-cp/ls/cat, smbclient, ready, /q/metrics bytes, SIGTERM)" serve_nfs
 
-{
-  echo '<?xml version="1.0" encoding="UTF-8"?>'
-  echo "<testsuite name=\"packaging\" tests=\"$((PASSED + FAILED))\" failures=\"$FAILED\" errors=\"0\" skipped=\"0\">"
-  printf '%s\n' "${CASES[@]}"
-  echo '</testsuite>'
-} >"$LOGS/packaging-check.xml"
+write_junit "$LOGS/packaging-check.xml"
 echo "packaging: $PASSED passed, $FAILED failed"
 [[ $FAILED == 0 ]]

@@ -80,29 +80,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-PASSED=0
-FAILED=0
-CASES=()
-# check NAME COMMAND...: runs the command (output shown when it fails), one JUnit test case.
-check() {
-  local name="$1" t0=$SECONDS rc
-  shift
-  "$@" >"$WORK/out.log" 2>&1
-  rc=$?
-  { echo "=== $name: exit $rc"; cat "$WORK/out.log"; } >>"$LOGS/packaging-container.log"
-  if [[ $rc == 0 ]]; then
-    PASSED=$((PASSED + 1))
-    printf '  ok    %s (%ss)\n' "$name" $((SECONDS - t0))
-    CASES+=("<testcase classname=\"container\" name=\"$name\" time=\"$((SECONDS - t0))\"/>")
-  else
-    FAILED=$((FAILED + 1))
-    printf '  FAIL  %s (exit %s)\n' "$name" "$rc"
-    sed 's/^/        /' "$WORK/out.log" | tail -60
-    local msg
-    msg="$(tail -20 "$WORK/out.log" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')"
-    CASES+=("<testcase classname=\"container\" name=\"$name\" time=\"$((SECONDS - t0))\"><failure message=\"exit $rc\">$msg</failure></testcase>")
-  fi
-}
+CHECK_CLASS=container CHECK_LOG="$LOGS/packaging-container.log" CHECK_TAIL=60
+# shellcheck source=src/test/packaging/checks.sh
+source "$ROOT/src/test/packaging/checks.sh"
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -429,12 +409,7 @@ bad_key() {
 }
 check "wrong AccessKey secret: exits non-zero, says access denied (SignatureDoesNotMatch), never logs the secret" bad_key
 
-{
-  echo '<?xml version="1.0" encoding="UTF-8"?>'
-  echo "<testsuite name=\"container\" tests=\"$((PASSED + FAILED))\" failures=\"$FAILED\" errors=\"0\" skipped=\"0\">"
-  printf '%s\n' "${CASES[@]}"
-  echo '</testsuite>'
-} >"$LOGS/packaging-container.xml"
+write_junit "$LOGS/packaging-container.xml"
 echo "container: image $((${IMAGE_BYTES:-0} / 1000000)) MB, build ${BUILD_SECONDS}s, ready in ${FILE_START}s (NFS + FUSE + SMB)"
 echo "container: $PASSED passed, $FAILED failed"
 [[ $FAILED == 0 ]]
