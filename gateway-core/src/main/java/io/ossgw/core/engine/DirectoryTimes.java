@@ -86,11 +86,17 @@ final class DirectoryTimes implements VirtualFileSystem {
   @Override
   public DirListing readdir(String path) {
     DirListing l = fs.readdir(path);
-    List<DirEntry> entries = new ArrayList<>(l.entries().size());
-    for (DirEntry e : l.entries()) {
-      entries.add(e.attr().isDirectory() ? new DirEntry(e.name(), shown(VPaths.child(path, e.name()), e.attr())) : e);
+    if (changes.estimatedSize() == 0) {
+      return l; // nothing recorded (a read-only mount, or after a restart): no copy of a large listing
     }
-    return new DirListing(entries, l.verifier());
+    List<DirEntry> entries = new ArrayList<>(l.entries().size());
+    boolean shifted = false;
+    for (DirEntry e : l.entries()) {
+      FileAttr a = shown(VPaths.child(path, e.name()), e.attr());
+      shifted |= a != e.attr();
+      entries.add(a == e.attr() ? e : new DirEntry(e.name(), a));
+    }
+    return shifted ? new DirListing(entries, l.verifier()) : l;
   }
 
   @Override
