@@ -102,7 +102,8 @@ public final class Engine implements AutoCloseable {
     ObjectStore data = new RecordingObjectStore(diskCache == null ? store : new CachingObjectStore(store, diskCache),
         metaStore.uploads());
     abortIncompleteUploads(config, data, metaStore);
-    VirtualFileSystem fs = Observation.with(observer, () -> new OssFileSystem(config, data, pool, metaStore, ticker));
+    VirtualFileSystem fs = Observation.with(observer,
+        () -> new DirectoryTimes(new OssFileSystem(config, data, pool, metaStore, ticker), ticker));
     Engine e = new Engine(config, store, fs, budget);
     e.diskCache = diskCache;
     e.observer = observer;

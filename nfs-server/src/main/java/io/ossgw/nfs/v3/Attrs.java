@@ -7,28 +7,16 @@ import io.ossgw.nfs.xdr.Nfs3;
 import io.ossgw.nfs.xdr.fattr3;
 import io.ossgw.nfs.xdr.nfstime3;
 import io.ossgw.nfs.xdr.specdata3;
-import java.time.Instant;
 
-/** Engine attributes to RFC 1813 fattr3: fileid from the handle table, fsid from the export, directory times. */
+/**
+ * Engine attributes to RFC 1813 fattr3: fileid from the handle table, fsid from the export. A directory's mtime/ctime
+ * are the engine's, which move with every change of its entries (FUSE shows the same; SEMANTICS.md "Directory times").
+ */
 final class Attrs {
-  private final DirTimes dirTimes;
-
-  Attrs(DirTimes dirTimes) {
-    this.dirTimes = dirTimes;
-  }
-
   fattr3 of(Export export, long fileid, String path, FileAttr a) {
-    nfstime3 mtime = nfstime3.of(a.mtime());
-    nfstime3 ctime = nfstime3.of(a.ctime());
-    if (a.isDirectory()) {
-      Instant changed = dirTimes.lastChange(export.id(), path);
-      if (changed != null) {
-        mtime = nfstime3.of(later(a.mtime(), changed));
-        ctime = nfstime3.of(later(a.ctime(), changed));
-      }
-    }
     return new fattr3(type(a.type()), a.mode() & 07777, a.nlink(), a.uid(), a.gid(), a.size(), a.blocks() * 512,
-        rdev(a), export.id() & 0xffffffffL, fileid, nfstime3.of(a.atime()), mtime, ctime);
+        rdev(a), export.id() & 0xffffffffL, fileid, nfstime3.of(a.atime()), nfstime3.of(a.mtime()),
+        nfstime3.of(a.ctime()));
   }
 
   static int type(FileType t) {
@@ -59,9 +47,5 @@ final class Attrs {
     long ma = major & 0xffffffffL;
     long mi = minor & 0xffffffffL;
     return ((ma & 0xfffff000L) << 32) | ((ma & 0xfffL) << 8) | ((mi & 0xffffff00L) << 12) | (mi & 0xffL);
-  }
-
-  private static Instant later(Instant a, Instant b) {
-    return a.isAfter(b) ? a : b;
   }
 }

@@ -128,7 +128,6 @@ final class CreateProcs {
       if (a.how().mode() == Nfs3.EXCLUSIVE) {
         exclusive.put(key, verf);
       }
-      s.dirTimes.changed(dir.export().id(), dir.path());
       FileAttr created = dir.fs().getattr(w.path());
       // the mode went with the create; owner, group, times (and a non-zero size) follow on the new file
       sattr3 rest = new sattr3(null, attrs.uid(), attrs.gid(), attrs.size() != null && attrs.size() > 0
@@ -171,7 +170,6 @@ final class CreateProcs {
       sattr3 attrs = a.attributes();
       int mode = attrs.mode() != null ? attrs.mode() & 07777 : 0755;
       FileAttr made = dir.fs().mkdir(w.path(), mode, w.caller());
-      s.dirTimes.changed(dir.export().id(), dir.path());
       made = applyRest(dir, w, made, attrs);
       Target t = s.targetOf(dir.export(), w.path(), made);
       return new MKDIR3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), w.path(), made), s.fattr(t, made), dirWcc(w));
@@ -193,7 +191,6 @@ final class CreateProcs {
         throw new NfsError(nfsstat3.NFS3ERR_INVAL, "empty symlink target");
       }
       FileAttr made = dir.fs().symlink(a.symlinkData(), w.path(), w.caller());
-      s.dirTimes.changed(dir.export().id(), dir.path());
       Target t = s.targetOf(dir.export(), w.path(), made);
       return new SYMLINK3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), w.path(), made), s.fattr(t, made),
           dirWcc(w));
@@ -245,7 +242,6 @@ final class CreateProcs {
       int mode = attrs.mode() != null ? attrs.mode() & 07777 : 0644;
       long rdev = a.spec() == null ? 0 : Attrs.makedev(a.spec().specdata1(), a.spec().specdata2());
       FileAttr made = dir.fs().mknod(w.path(), type, mode, rdev, w.caller());
-      s.dirTimes.changed(dir.export().id(), dir.path());
       made = applyRest(dir, w, made, attrs);
       Target t = s.targetOf(dir.export(), w.path(), made);
       return new MKNOD3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), w.path(), made), s.fattr(t, made), dirWcc(w));

@@ -16,7 +16,7 @@ import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Everything the NFS procedures share: exports, the handle table and format, open files, directory cursors and times,
+ * Everything the NFS procedures share: exports, the handle table and format, open files, directory cursors
  * and the write verifier.
  */
 final class NfsState {
@@ -27,8 +27,7 @@ final class NfsState {
   final FileHandles handles;
   final OpenFiles open;
   final DirCursors cursors;
-  final DirTimes dirTimes = new DirTimes();
-  final Attrs attrs = new Attrs(dirTimes);
+  final Attrs attrs = new Attrs();
   final Nfs3Limits limits;
   private final AtomicLong writeVerifier = new AtomicLong(new SecureRandom().nextLong());
 

@@ -105,7 +105,6 @@ final class RemoveProcs {
   private void removed(Entry e) {
     s.table.removed(e.dir().export().id(), e.path());
     s.open.removed(e.dir().export(), e.path());
-    s.dirTimes.changed(e.dir().export().id(), e.dir().path());
   }
 
   /**
@@ -138,8 +137,6 @@ final class RemoveProcs {
         int id = fromDir.export().id();
         s.table.renamed(id, from.path(), toPath);
         s.open.renamed(fromDir.export(), from.path(), toPath);
-        s.dirTimes.changed(id, fromDir.path());
-        s.dirTimes.changed(id, toDir.path());
       }
       return new RENAME3res(nfsstat3.NFS3_OK, s.wcc(from.before(), from.dir()), s.wcc(toBefore, toDir));
     } catch (WithWcc w) {
