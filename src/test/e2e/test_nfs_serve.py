@@ -11,8 +11,7 @@ import subprocess
 import pytest
 
 import onc_rpc
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, wait_until
-from test_serve_and_demo import stop
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, stop_process, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
                                 reason="libnfs-utils is not installed (apt-get install libnfs-utils; .ci/run does)")
@@ -69,7 +68,7 @@ def test_quick_form_exports_a_bucket_over_nfs(emulator, ossgw_built, new_bucket,
         back = workdir / "back.bin"
         nfs("nfs-cp", nfs_url(port, f"/{name}/random.bin"), str(back))
         assert back.read_bytes() == data
-        assert stop(p) == 0, (workdir / "quick.log").read_text()
+        assert stop_process(p) == 0, (workdir / "quick.log").read_text()
     finally:
         if p.poll() is None:
             p.kill()
@@ -133,7 +132,7 @@ def test_quick_form_listens_on_loopback_by_default_and_refuses_auth_none(emulato
         finally:
             s.close()
         nfs("nfs-ls", nfs_url(port, f"/{name}"))
-        assert stop(p) == 0, log.read_text()
+        assert stop_process(p) == 0, log.read_text()
     finally:
         if p.poll() is None:
             p.kill()
@@ -177,7 +176,7 @@ def test_config_form_shares_one_engine_with_a_fuse_mount_and_checks_client_netwo
         refused = nfs("nfs-ls", nfs_url(port, "/restricted"), check=False)
         assert refused.returncode != 0
         assert "MNT3ERR_ACCES" in refused.stderr + refused.stdout, refused
-        assert stop(p) == 0, (workdir / "config.log").read_text()
+        assert stop_process(p) == 0, (workdir / "config.log").read_text()
         assert not is_mounted(mp)
     finally:
         if p.poll() is None:

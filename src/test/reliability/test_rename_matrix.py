@@ -15,9 +15,8 @@ import stat
 
 import pytest
 
-from e2e_support import all_keys, free_port
+from e2e_support import all_keys, free_port, stop_process
 from test_nfs_serve import serve
-from test_serve_and_demo import stop
 
 KINDS = ["file", "dir", "symlink", "pending"]
 TARGETS = ["absent", "file", "dir", "symlink", "pending"]
@@ -278,5 +277,5 @@ def test_rename_matrix_over_nfs(emulator, ossgw_built, new_bucket, workdir, monk
             for h in handles:
                 side.close(h)
     finally:
-        assert stop(p) == 0, (workdir / "nfs.log").read_text()[-3000:]  # a clean stop uploads what is pending
+        assert stop_process(p) == 0, (workdir / "nfs.log").read_text()[-3000:]  # a clean stop uploads what is pending
     check_bucket(bucket, expected)
