@@ -6,7 +6,8 @@ stat'ed and read back: stat may fail with EIO but never with ENOENT for a file t
 matches. With the faults cleared, every object is checked again through oss2. The figures (files, bytes, faults the
 emulator injected, errors surfaced) are printed as one `RELIABILITY faults_copy:` line for docs/reliability.md.
 
-Short form (CI): 60 files, 0 B..8 MiB. Long form (OSSGW_RELIABILITY=long): 3,000 files, about 1.6 GB.
+Short form (CI): 60 files, 0 B..8 MiB, 4 clients at once. Long form (OSSGW_RELIABILITY=long): 3,000 files, about
+1.6 GB, 16 clients at once.
 """
 import errno
 import hashlib
@@ -14,7 +15,9 @@ import json
 import os
 import random
 import shutil
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 import urllib.request
 
 import oss2
@@ -26,6 +29,9 @@ MIB = 1 << 20
 FILES = scale(60, 3000)
 LATENCY_MS = scale(5, 20)
 STAT_ROUNDS = scale(3, 2)
+# Clients working at once (the adversarial run had 40): the copy, the stats and the reads each fan out over them.
+WORKERS = scale(4, 16)
+_COUNTS_LOCK = threading.Lock()
 NO_CACHE = ("max_stat_cache_size=0", "attr_timeout=0", "entry_timeout=0", "negative_timeout=0")
 
 
@@ -74,7 +80,8 @@ def retry_eio(what, call, counts, attempts=4):
         except OSError as e:
             if e.errno != errno.EIO or n == attempts - 1:
                 raise
-            counts[what] += 1
+            with _COUNTS_LOCK:
+                counts[what] += 1
             time.sleep(0.2)
 
 
@@ -99,34 +106,39 @@ def test_copy_under_faults_verifies_and_stat_never_says_enoent(emulator, mounts,
     before = injected(emulator)
     t0 = time.time()
     start_faults(emulator)
-    try:
-        for rel in expected:
-            retry_eio("copy_eio", lambda: (mp / rel).parent.mkdir(exist_ok=True), counts)
-            retry_eio("copy_eio", lambda: shutil.copyfile(src / rel, mp / rel), counts)
-        copied = time.time() - t0
+    def copy(rel):
+        retry_eio("copy_eio", lambda: (mp / rel).parent.mkdir(exist_ok=True), counts)
+        retry_eio("copy_eio", lambda: shutil.copyfile(src / rel, mp / rel), counts)
 
-        # cold caches, and none kept: every stat below is a LOOKUP that asks OSS, under faults
-        mp = mounts.remount(mp, name, extra=NO_CACHE)
-        missing = []
-        for rel in [r for _ in range(STAT_ROUNDS) for r in expected]:
-            for _ in range(2):
-                try:
-                    st = os.stat(mp / rel)
-                    assert st.st_size == (src / rel).stat().st_size, rel
-                    break
-                except OSError as e:
-                    if e.errno == errno.ENOENT:
-                        counts["stat_enoent"] += 1
-                        missing.append(rel)
-                        break
-                    assert e.errno == errno.EIO, f"stat {rel}: {e}"
-                    counts["stat_eio"] += 1
-        listed = set()
-        for d in {rel.split("/")[0] for rel in expected}:
-            names = retry_eio("listing_eio", lambda: os.listdir(mp / d), counts)
-            listed.update(f"{d}/{n}" for n in names)
-        bad = [rel for rel, digest in expected.items()
-               if retry_eio("read_eio", lambda: sha256_file(mp / rel), counts) != digest]
+    def stat(rel):
+        """None, or rel when stat said ENOENT (EIO is retried once and counted)."""
+        for _ in range(2):
+            try:
+                st = os.stat(mp / rel)
+                assert st.st_size == (src / rel).stat().st_size, rel
+                return None
+            except OSError as e:
+                assert e.errno in (errno.ENOENT, errno.EIO), f"stat {rel}: {e}"
+                with _COUNTS_LOCK:
+                    counts["stat_enoent" if e.errno == errno.ENOENT else "stat_eio"] += 1
+                if e.errno == errno.ENOENT:
+                    return rel
+        return None
+
+    try:
+        with ThreadPoolExecutor(WORKERS) as pool:
+            list(pool.map(copy, expected))
+            copied = time.time() - t0
+
+            # cold caches, and none kept: every stat below is a LOOKUP that asks OSS, under faults
+            mp = mounts.remount(mp, name, extra=NO_CACHE)
+            missing = [r for r in pool.map(stat, [r for _ in range(STAT_ROUNDS) for r in expected]) if r]
+            listed = set()
+            for d in {rel.split("/")[0] for rel in expected}:
+                names = retry_eio("listing_eio", lambda: os.listdir(mp / d), counts)
+                listed.update(f"{d}/{n}" for n in names)
+            digests = pool.map(lambda rel: retry_eio("read_eio", lambda: sha256_file(mp / rel), counts), expected)
+            bad = [rel for rel, got in zip(expected, digests) if got != expected[rel]]
         faults = tuple(a - b for a, b in zip(injected(emulator), before))
     finally:
         admin(emulator, "DELETE", "/-/faults")
@@ -142,5 +154,6 @@ def test_copy_under_faults_verifies_and_stat_never_says_enoent(emulator, mounts,
         print(f"\nRELIABILITY faults_copy: files={len(expected)} bytes={total} "
               f"faults=503:3%,500:2%,reset:1%,latency:{LATENCY_MS}ms injected_errors={faults[0]} "
               f"injected_resets={faults[1]} copy_eio={counts['copy_eio']} stat_eio={counts['stat_eio']} "
-              f"stats={STAT_ROUNDS * len(expected)} stat_enoent={counts['stat_enoent']} listing_eio={counts['listing_eio']} read_eio={counts['read_eio']} "
+              f"stats={STAT_ROUNDS * len(expected)} stat_enoent={counts['stat_enoent']} "
+              f"listing_eio={counts['listing_eio']} read_eio={counts['read_eio']} workers={WORKERS} "
               f"copy_s={copied:.1f} total_s={time.time() - t0:.1f}")
