@@ -253,6 +253,13 @@ class RobustnessTest {
     }
     byte[] read = RawRpc.call(1, Nfs3.NFS_PROGRAM, 3, Nfs3.NFSPROC3_READ, 1000, 1000,
         Xdrs.toBytes(new READ3args(f, 0, 1 << 20)));
+    // the count below is the server's total: calls of earlier tests' connections must be done first (one still
+    // finishing made it 193 once)
+    long drained = System.currentTimeMillis() + 10_000;
+    while (gw.server.inFlight() > 0 && System.currentTimeMillis() < drained) {
+      Thread.sleep(20);
+    }
+    assertThat(gw.server.inFlight()).as("calls in flight before the stuck clients").isZero();
     List<RawRpc> stuck = new ArrayList<>();
     try {
       for (int i = 0; i < 4; i++) {
