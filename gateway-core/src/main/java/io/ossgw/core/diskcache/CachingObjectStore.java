@@ -2,12 +2,10 @@ package io.ossgw.core.diskcache;
 
 import io.ossgw.core.store.AppendResult;
 import io.ossgw.core.store.ContentSource;
-import io.ossgw.core.store.ListPage;
-import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.ForwardingObjectStore;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.RangeRead;
-import io.ossgw.core.store.UploadListing;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import java.nio.ByteBuffer;
@@ -24,27 +22,16 @@ import java.util.List;
  * other clients are noticed when the engine's attributes (and so the ETag it pins) are refreshed: an entry of another
  * ETag is dropped at the next read.
  */
-public final class CachingObjectStore implements ObjectStore {
-  private final ObjectStore delegate;
+public final class CachingObjectStore extends ForwardingObjectStore {
   private final DiskCache cache;
 
   public CachingObjectStore(ObjectStore delegate, DiskCache cache) {
-    this.delegate = delegate;
+    super(delegate);
     this.cache = cache;
   }
 
   public DiskCache cache() {
     return cache;
-  }
-
-  @Override
-  public String bucket() {
-    return delegate.bucket();
-  }
-
-  @Override
-  public ObjectInfo headObject(String key) {
-    return delegate.headObject(key);
   }
 
   @Override
@@ -66,11 +53,6 @@ public final class CachingObjectStore implements ObjectStore {
   }
 
   @Override
-  public ListPage listObjectsV2(String prefix, String delimiter, String continuationToken, String startAfter, int maxKeys) {
-    return delegate.listObjectsV2(prefix, delimiter, continuationToken, startAfter, maxKeys);
-  }
-
-  @Override
   public WriteResult putObject(String key, ContentSource body, WriteMeta meta) {
     try {
       return delegate.putObject(key, body, meta);
@@ -89,44 +71,12 @@ public final class CachingObjectStore implements ObjectStore {
   }
 
   @Override
-  public String initiateMultipartUpload(String key, WriteMeta meta) {
-    return delegate.initiateMultipartUpload(key, meta);
-  }
-
-  @Override
-  public PartETag uploadPart(String key, String uploadId, int partNumber, ContentSource body) {
-    return delegate.uploadPart(key, uploadId, partNumber, body);
-  }
-
-  @Override
-  public PartETag uploadPartCopy(String sourceKey, long sourceOffset, long length, String key, String uploadId,
-      int partNumber) {
-    return delegate.uploadPartCopy(sourceKey, sourceOffset, length, key, uploadId, partNumber);
-  }
-
-  @Override
-  public PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
-      String uploadId, int partNumber) {
-    return delegate.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber);
-  }
-
-  @Override
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
     try {
       return delegate.completeMultipartUpload(key, uploadId, parts);
     } finally {
       cache.invalidate(key);
     }
-  }
-
-  @Override
-  public void abortMultipartUpload(String key, String uploadId) {
-    delegate.abortMultipartUpload(key, uploadId);
-  }
-
-  @Override
-  public UploadListing listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker, int maxUploads) {
-    return delegate.listMultipartUploads(prefix, keyMarker, uploadIdMarker, maxUploads);
   }
 
   @Override
@@ -157,8 +107,4 @@ public final class CachingObjectStore implements ObjectStore {
   }
 
   /** Closes the wrapped store; the cache is closed by its owner (the engine). */
-  @Override
-  public void close() {
-    delegate.close();
-  }
 }

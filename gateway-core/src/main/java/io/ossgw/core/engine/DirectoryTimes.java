@@ -10,11 +10,10 @@ import io.ossgw.core.vfs.DirListing;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileType;
-import io.ossgw.core.vfs.FsStats;
+import io.ossgw.core.vfs.ForwardingFileSystem;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,10 +34,9 @@ import java.util.Map;
  * cached listings by a directory's mtime (RFC 1813 §4.10), FUSE's kernel cache by the attributes after it invalidates
  * the parent. SEMANTICS.md "Directory times".
  */
-final class DirectoryTimes implements VirtualFileSystem {
+final class DirectoryTimes extends ForwardingFileSystem {
   static final int MAX_DIRECTORIES = 100_000;
 
-  private final VirtualFileSystem fs;
   private final Cache<String, Instant> changes;
 
   /**
@@ -46,7 +44,7 @@ final class DirectoryTimes implements VirtualFileSystem {
    * @param ticker the clock of the record's expiry (tests move it)
    */
   DirectoryTimes(VirtualFileSystem fs, Ticker ticker) {
-    this.fs = fs;
+    super(fs);
     this.changes = Caffeine.newBuilder().maximumSize(MAX_DIRECTORIES).expireAfterWrite(Duration.ofHours(1))
         .ticker(ticker).build();
   }
@@ -99,42 +97,12 @@ final class DirectoryTimes implements VirtualFileSystem {
     return shifted ? new DirListing(entries, l.verifier()) : l;
   }
 
-  @Override
-  public FileHandle open(String path, OpenFlags flags, Caller caller) {
-    return fs.open(path, flags, caller);
-  }
-
   /** Also when {@code create} opens an existing file (O_CREAT without O_EXCL): the parent may show a later time. */
   @Override
   public FileHandle create(String path, int mode, OpenFlags flags, boolean exclusive, Caller caller) {
     FileHandle h = fs.create(path, mode, flags, exclusive, caller);
     changedParentOf(path);
     return h;
-  }
-
-  @Override
-  public int read(FileHandle handle, long offset, ByteBuffer dst) {
-    return fs.read(handle, offset, dst);
-  }
-
-  @Override
-  public int write(FileHandle handle, long offset, ByteBuffer src) {
-    return fs.write(handle, offset, src);
-  }
-
-  @Override
-  public void flush(FileHandle handle) {
-    fs.flush(handle);
-  }
-
-  @Override
-  public void fsync(FileHandle handle, boolean dataOnly) {
-    fs.fsync(handle, dataOnly);
-  }
-
-  @Override
-  public void release(FileHandle handle) {
-    fs.release(handle);
   }
 
   @Override
@@ -201,20 +169,5 @@ final class DirectoryTimes implements VirtualFileSystem {
   @Override
   public FileAttr fgetattr(FileHandle handle) {
     return fs.fgetattr(handle); // handles are of files, never of directories
-  }
-
-  @Override
-  public String readlink(String path) {
-    return fs.readlink(path);
-  }
-
-  @Override
-  public FsStats statfs() {
-    return fs.statfs();
-  }
-
-  @Override
-  public void close() {
-    fs.close();
   }
 }
