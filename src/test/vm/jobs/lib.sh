@@ -8,8 +8,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 expect_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
 # expect_file_eq WHAT FILE1 FILE2: the two files have the same bytes (a diff of their text on failure)
 expect_same() { cmp -s "$2" "$3" || { diff "$2" "$3" | head -40; fail "$1: $2 and $3 differ"; }; }
-note() { echo "== $*"; }
 now_ms() { date +%s%3N; }
+JOB_T0=$(now_ms)
+# note TEXT: a step heading with the seconds since the job started
+note() { local t=$(( $(now_ms) - JOB_T0 )); echo "== [$((t / 1000)).$((t % 1000 / 100)) s] $*"; }
 # timed NAME CMD...: runs CMD and prints "TIME NAME <seconds>" (the host parses these lines for the docs)
 timed() {
   local name=$1 t0 t1; shift

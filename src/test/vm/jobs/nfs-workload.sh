@@ -9,6 +9,7 @@ MP=/mnt/nfs
 DD_MB=${DD_MB:-200}
 SMALL_FILES=${SMALL_FILES:-1000}
 dmesg_before=$(dmesg_errors | wc -l)
+note "mount (explicit NFSv3 options)"
 timed mount mount_v3 $MP
 expect_eq "NFS version of the explicit mount" 3 "$(nfs_vers $MP)"
 
@@ -129,4 +130,5 @@ verify_all "after umount + mount"
 umount $MP
 dmesg_after=$(dmesg_errors | wc -l)
 if [ "$dmesg_after" -ne "$dmesg_before" ]; then dmesg_errors; fail "the kernel logged errors during the workload"; fi
+note "done"
 echo "WORKLOAD OK"
