@@ -158,6 +158,8 @@ def guest(vm_image, workdir):
         log(f"guest job {job.name}: exit {r.returncode} after {time.monotonic() - t0:.0f} s")
         out = r.stdout + r.stderr
         (workdir / (job.name + ".out")).write_text(out)
+        if os.environ.get("OSSGW_VM_KEEP_OUTPUT"):
+            Path(os.environ["OSSGW_VM_KEEP_OUTPUT"]).joinpath(job.name + ".out").write_text(out)
         return r.returncode, out
 
     return run

@@ -26,15 +26,17 @@ mount_v3() {
 }
 # nfs_vers MOUNTPOINT: the NFS version the kernel negotiated (from /proc/mounts)
 nfs_vers() { awk -v mp="$1" '$2 == mp { n = split($4, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^vers=/) print substr(o[i], 6) }' /proc/mounts; }
-# manifest DIR: one line per entry below DIR, sorted: path, type, mode, owner, mtime (files and directories),
-# size and content hash (files), target (symlinks). Two trees are equal for cp -a / tar x when their manifests are.
+# manifest DIR: one line per entry below DIR, sorted: path, type, mode, owner, mtime in s (files and directories),
+# size (files), target (symlinks), then one line per file with its content hash. Two trees are equal for cp -a /
+# tar x when their manifests are. A few processes in all (each fork costs ~50 ms under TCG). Names without tabs.
 manifest() {
-  (cd "$1" && find . -mindepth 1 | LC_ALL=C sort | while IFS= read -r p; do
-    if [ -L "$p" ]; then echo "$p link -> $(readlink "$p")"
-    elif [ -d "$p" ]; then echo "$p dir $(stat -c '%a %u:%g mtime=%Y' "$p")"
-    else echo "$p file $(stat -c '%a %u:%g mtime=%Y size=%s' "$p") $(sha256sum < "$p" | cut -c1-16)"
-    fi
-  done)
+  (cd "$1" && {
+    find . -mindepth 1 -printf '%y\t%p\t%m\t%U:%G\t%s\t%T@\t%l\n' | awk -F'\t' '
+      $1 == "l" { print $2 " link -> " $7; next }
+      $1 == "d" { printf "%s dir %s %s mtime=%d\n", $2, $3, $4, $6; next }
+      { printf "%s %s %s %s mtime=%d size=%s\n", $2, ($1 == "f" ? "file" : $1), $3, $4, $6, $5 }'
+    find . -type f -exec sha256sum {} + | awk '{ print $2 " sha256=" substr($1, 1, 16) }'
+  } | LC_ALL=C sort)
 }
 # dmesg_errors: the kernel's messages of level err or worse
 dmesg_errors() { dmesg --level=emerg,alert,crit,err 2>/dev/null || true; }
