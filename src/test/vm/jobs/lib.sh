@@ -25,7 +25,10 @@ mount_v3() {
     "$NFS_HOST:/$BUCKET" "$1" || fail "mount -t nfs $NFS_HOST:/$BUCKET (port $NFS_PORT) failed"
 }
 # nfs_vers MOUNTPOINT: the NFS version the kernel negotiated (from /proc/mounts)
-nfs_vers() { awk -v mp="$1" '$2 == mp { n = split($4, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^vers=/) print substr(o[i], 6) }' /proc/mounts; }
+nfs_vers() {
+  awk -v mp="$1" '$2 == mp { n = split($4, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^vers=/) print substr(o[i], 6) }' \
+    /proc/mounts
+}
 # manifest DIR: one line per entry below DIR, sorted: path, type, mode, owner, mtime in s (files and directories),
 # size (files), target (symlinks), then one line per file with its content hash. Two trees are equal for cp -a /
 # tar x when their manifests are. A few processes in all (each fork costs ~50 ms under TCG). Names without tabs.

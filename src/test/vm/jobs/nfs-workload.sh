@@ -49,7 +49,8 @@ manifest $T > /tmp/tree.manifest
 mkdir $MP/tarx
 timed tar-x tar xf /tmp/tree.tar -C $MP/tarx
 manifest $MP/tarx/tree > /tmp/tarx.manifest
-expect_same "tar x: the extracted tree (mode, owner, mtime of files and dirs, symlinks, content)" /tmp/tree.manifest /tmp/tarx.manifest
+expect_same "tar x: the extracted tree (mode, owner, mtime of files and dirs, symlinks, content)" \
+  /tmp/tree.manifest /tmp/tarx.manifest
 timed cp-a cp -a $T $MP/cpa
 manifest $MP/cpa > /tmp/cpa.manifest
 expect_same "cp -a: the copied tree" /tmp/tree.manifest /tmp/cpa.manifest
@@ -85,7 +86,8 @@ ln -s q2/r/moved $MP/p/sym
 expect_eq "symlink target" q2/r/moved "$(readlink $MP/p/sym)"
 expect_eq "read through the symlink" one "$(cat $MP/p/sym)"
 if ln $MP/p/mode $MP/p/hard 2>/tmp/ln.err; then fail "ln (hard link) succeeded"; fi
-grep -q "Operation not permitted" /tmp/ln.err || fail "ln: expected 'Operation not permitted' (EPERM), got: $(cat /tmp/ln.err)"
+grep -q "Operation not permitted" /tmp/ln.err \
+  || fail "ln: expected 'Operation not permitted' (EPERM), got: $(cat /tmp/ln.err)"
 [ ! -e $MP/p/hard ] || fail "ln left p/hard"
 
 note "truncate, append"
