@@ -12,6 +12,7 @@
 #   kernel console; default a temp file, printed on failure), OSSGW_VM_QUIET=1 (do not stream the job's output).
 # Exit codes besides the job's: 124 timeout, 125 the guest ended without reporting (console printed), 2 usage/setup.
 set -euo pipefail
+{ # (read whole before it runs: editing this file while a job runs is harmless)
 HERE="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 CACHE="${OSSGW_VM_CACHE:-$HOME/.cache/ossgw-vm}"
 usage() { sed -n '2,4p' "$0" >&2; exit 2; }
@@ -112,3 +113,4 @@ if [[ -z "$rc" ]]; then
   exit 125
 fi
 exit "$rc"
+}
