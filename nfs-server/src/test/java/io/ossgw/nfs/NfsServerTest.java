@@ -39,7 +39,7 @@ class NfsServerTest {
   }
 
   @Test
-  void rpcbindAdvertisesNfsAndMountOnTheServersPort() throws Exception {
+  void rpcbindAdvertisesNfsMountAndNlmOnTheServersPort() throws Exception {
     NfsServer s = NfsServer.builder().bind("127.0.0.1").port(0).rpcbind(true).rpcbindPort(0).stateDir(state)
         .export(export("/a")).build().start();
     try {
@@ -49,6 +49,8 @@ class NfsServerTest {
         GenericPortmapClient pm = new GenericPortmapClient(t);
         assertThat(pm.getPort(Nfs3.NFS_PROGRAM, 3, "tcp")).endsWith("." + (s.port() >> 8) + "." + (s.port() & 0xff));
         assertThat(pm.getPort(Nfs3.MOUNT_PROGRAM, 3, "tcp")).endsWith("." + (s.port() >> 8) + "." + (s.port() & 0xff));
+        // the Linux client looks lockd up here (NLM v4 with NFSv3) before its first lock
+        assertThat(pm.getPort(100021, 4, "tcp")).endsWith("." + (s.port() >> 8) + "." + (s.port() & 0xff));
       }
     } finally {
       s.stop();

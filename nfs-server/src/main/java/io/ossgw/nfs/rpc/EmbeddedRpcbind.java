@@ -24,8 +24,8 @@ import org.dcache.oncrpc4j.rpc.net.IpProtocolType;
 import org.dcache.oncrpc4j.xdr.XdrBoolean;
 
 /**
- * An rpcbind/portmapper (program 100000, version 2 over TCP and UDP) for clients that look NFS and MOUNT up on port
- * 111, e.g. a plain {@code mount -t nfs -o nfsvers=3,nolock}. oncrpc4j's OncRpcbindServer on a configured address
+ * An rpcbind/portmapper (program 100000, version 2 over TCP and UDP) for clients that look NFS, MOUNT and NLM up on
+ * port 111, e.g. a plain {@code mount -t nfs gateway:/bucket /mnt} (the Linux client finds lockd here too). oncrpc4j's OncRpcbindServer on a configured address
  * (its OncRpcEmbeddedPortmap binds 0.0.0.0). Registrations (SET/UNSET) are accepted only from this host, so remote
  * clients cannot redirect lookups.
  */
@@ -45,14 +45,17 @@ public final class EmbeddedRpcbind {
     this.port = port;
   }
 
+  /** A program and version to advertise. */
+  public record Service(int program, int version) {}
+
   /**
-   * Starts the service and registers NFS v3 and MOUNT v3 over TCP at {@code servicePort}.
+   * Starts the service and registers {@code services} over TCP at {@code servicePort}.
    *
    * @return the bound port
    * @throws UncheckedIOException if the port cannot be bound (111 needs root or CAP_NET_BIND_SERVICE) or the
    *     registration fails
    */
-  public synchronized int start(int servicePort, int... programs) {
+  public synchronized int start(int servicePort, Service... services) {
     OncRpcbindServer rpcbind = new OncRpcbindServer();
     int bound;
     try {
@@ -73,8 +76,8 @@ public final class EmbeddedRpcbind {
         RpcTransport t = client.connect(5, TimeUnit.SECONDS);
         OncPortmapClient pm = new GenericPortmapClient(t);
         String uaddr = InetSocketAddresses.uaddrOf(new InetSocketAddress(self, servicePort));
-        for (int p : programs) {
-          pm.setPort(p, 3, "tcp", uaddr, "ossgw");
+        for (Service s : services) {
+          pm.setPort(s.program(), s.version(), "tcp", uaddr, "ossgw");
         }
       }
       LOG.log(System.Logger.Level.INFO, "rpcbind listening on " + bindAddress + ":" + bound);
