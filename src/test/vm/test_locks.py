@@ -81,7 +81,7 @@ expect_eq "exit status of flock -n while held" 1 "$rc"
 echo "FLOCK_N_MS $((t1 - t0))"
 [ $((t1 - t0)) -lt 5000 ] || fail "flock -n took $((t1 - t0)) ms"
 
-note "a blocked flock is granted when the holder is killed"
+note "a blocked flock is granted when the holder is killed (while the gateway holds the blocked request)"
 timeout 60 flock -o -x /mnt/b/f sh -c 'date +%s%3N > /tmp/got' &
 W=$!
 sleep 3
@@ -101,7 +101,8 @@ expect_eq "F_SETLK of the bytes after the held range" OK "$(timeout 20 $P setlk 
 expect_eq "F_GETLK names the holder's range" "GETLK W 0 100" "$(timeout 20 $P getlk /mnt/b/f W 10 1)"
 timeout 60 $P wait /mnt/b/f R 0 0 > /tmp/wait.out &
 W=$!
-sleep 3
+# longer than the gateway holds a blocking LOCK (4 s): the client is told DENIED_GRACE_PERIOD and must ask again
+sleep 7
 grep -q GOT /tmp/wait.out && fail "F_SETLKW was granted while the range was held"
 touch /tmp/release
 wait $W; rc=$?
