@@ -39,9 +39,10 @@ import org.dcache.oncrpc4j.rpc.RpcCall;
  * in the common deployments, and the callback needs the client's portmapper). The Linux client (fs/lockd/clntproc.c,
  * nlmclnt_lock) answers NLM4_BLOCKED by waiting for that callback up to NLMCLNT_POLL_TIMEOUT (30 s) before asking
  * again, and answers NLM4_DENIED_GRACE_PERIOD by waiting up to NLMCLNT_GRACE_WAIT (5 s), or less: the wait ends as
- * soon as any other call to this server returns (nlmclnt_call wakes h_gracewait). So a blocking LOCK that conflicts
- * is held here up to {@code lockWait} (kept under the client's 10 s RPC timeout) and granted the moment the holder
- * unlocks; if the conflict outlasts it, the reply is NLM4_DENIED_GRACE_PERIOD and the client asks again within 5 s.
+ * soon as a synchronous call (LOCK, TEST) of that client returns, since nlmclnt_call wakes h_gracewait. So a
+ * blocking LOCK that conflicts is held here up to {@code lockWait} (kept under the client's 10 s RPC timeout) and
+ * granted the moment the holder unlocks; if the conflict outlasts it, the reply is NLM4_DENIED_GRACE_PERIOD and the
+ * client asks again within 5 s.
  * A waiter interrupted by a signal sends CANCEL, which ends the held request; if the grant had already been sent,
  * CANCEL answers NLM4_DENIED and the client then sends UNLOCK, so no lock is left behind.
  */
