@@ -274,6 +274,15 @@ class NlmTest {
   }
 
   @Test
+  void authNoneIsRefusedAsByNfsOnAnExportWithoutAllSquash() {
+    nfs_fh3 f = file("anon");
+    try (NfsClient anon = new NfsClient(gw.port(), 1000, 1000).asNone()) {
+      assertThatThrownBy(() -> lock(anon, A, f, false, 0, 0)).hasMessageContaining("AUTH_ERROR");
+    }
+    assertThat(test(b, B, f, true, 0, 0).stat()).isEqualTo(NLM4_GRANTED); // nothing was taken
+  }
+
+  @Test
   void theCapOnLocksPerClientAnswersDeniedNolocks() {
     // each of these disjoint byte locks is a record: one more than the cap is refused
     nfs_fh3 f = file("cap");
