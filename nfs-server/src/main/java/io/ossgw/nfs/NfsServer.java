@@ -7,6 +7,7 @@ import io.ossgw.nfs.handle.InodeTable;
 import io.ossgw.nfs.mount.Mount3Program;
 import io.ossgw.nfs.nlm.Nlm4;
 import io.ossgw.nfs.nlm.Nlm4Program;
+import io.ossgw.nfs.nlm.Nsm1Program;
 import io.ossgw.nfs.rpc.EmbeddedRpcbind;
 import io.ossgw.nfs.rpc.ReplyCache;
 import io.ossgw.nfs.rpc.RpcProgram;
@@ -93,7 +94,9 @@ public final class NfsServer implements AutoCloseable {
     try {
       int port = rpc.start();
       if (b.rpcbind) {
-        rpcbind = new EmbeddedRpcbind(b.bind, b.rpcbindPort);
+        // the status monitor on the rpcbind port: a rebooted client's SM_NOTIFY (UDP) releases its locks
+        rpcbind = new EmbeddedRpcbind(b.bind, b.rpcbindPort,
+            List.of(new RpcProgram(Nsm1Program.PROGRAM, Nsm1Program.VERSION, new Nsm1Program(nlm))));
         rpcbindPort = rpcbind.start(port, new EmbeddedRpcbind.Service(Nfs3.NFS_PROGRAM, Nfs3.VERSION),
             new EmbeddedRpcbind.Service(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION),
             new EmbeddedRpcbind.Service(Nlm4.PROGRAM, Nlm4.VERSION));

@@ -157,6 +157,17 @@ final class LockProcs {
     }
   }
 
+  /** SM_NOTIFY: the client rebooted into NSM state {@code state}; its locks go. */
+  int rebooted(String client, int state) {
+    if (state != 0) {
+      states.put(client, state);
+    }
+    int n = locks.releaseClient(client);
+    LOG.log(System.Logger.Level.INFO, "SM_NOTIFY from " + client + " (NSM state " + state + "): " + n
+        + " locks released");
+    return n;
+  }
+
   private record Target(FileKey file, Owner owner, long start, long end) {}
 
   private Target target(RpcCall call, nlm4_lock l) {

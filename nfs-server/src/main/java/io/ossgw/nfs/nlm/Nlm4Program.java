@@ -41,6 +41,18 @@ public final class Nlm4Program implements RpcDispatchable {
     this.procs = new LockProcs(exports, table, locks, lockWait, maxHeld);
   }
 
+  /**
+   * A client host rebooted (SM_NOTIFY): every lock it held is released.
+   *
+   * @param name the host's name as its lockd sends it (caller_name)
+   * @param from the address the notification came from
+   * @param state its new NSM state number
+   * @return how many lock records were released
+   */
+  public int rebooted(String name, java.net.InetAddress from, int state) {
+    return procs.rebooted(name + "@" + from.getHostAddress(), state);
+  }
+
   @Override
   public void dispatchOncRpcCall(RpcCall call) throws OncRpcException, IOException {
     switch (call.getProcedure()) {
