@@ -125,6 +125,17 @@ sleep 1
 expect_eq "F_SETLK after the killed waiter" OK "$(timeout 20 $P setlk /mnt/b/f W 0 0)"
 expect_eq "flock -n after everything" 0 "$(timeout 20 flock -n /mnt/a/f true; echo $?)"
 
+note "SM_NOTIFY from the client (what sm-notify sends after a reboot) releases its locks on the gateway"
+rm -f /tmp/release
+$P hold /mnt/a/f W 0 0 /tmp/release > /tmp/hold3.out &
+H=$!
+wait_until 30 'grep -q GOT /tmp/hold3.out' || fail "the holder did not get its lock within 30 s"
+expect_eq "F_SETLK while held" EAGAIN "$(timeout 20 $P setlk /mnt/b/f W 0 0)"
+ls /var/lib/nfs/sm
+timeout 60 sm-notify -f -d || fail "sm-notify failed"
+expect_eq "F_SETLK once the client's notification released its locks" OK "$(timeout 20 $P setlk /mnt/b/f W 0 0)"
+touch /tmp/release; wait $H
+
 timeout 60 umount /mnt/b || fail "umount /mnt/b"
 timeout 60 umount /mnt/a || fail "umount /mnt/a"
 if dmesg | grep -E "lockd: |not responding|cannot monitor"; then fail "the kernel logged lock trouble (above)"; fi
@@ -157,3 +168,4 @@ def test_flock_and_fcntl_contend_through_the_gateway(gateway, guest, new_bucket,
     assert 0 <= times["FLOCK_GRANT_AFTER_KILL_MS"] < 10_000, times
     assert 0 <= times["FCNTL_GRANT_AFTER_UNLOCK_MS"] < 10_000, times
     assert "Exception" not in gw.log_text(), gw.log_text()
+    assert re.search(r"SM_NOTIFY from ossgw-vm@127\.0\.0\.1 .*: [1-9]\d* locks released", gw.log_text()), gw.log_text()
