@@ -179,5 +179,5 @@ class LockTableTest {
       Thread.onSpinWait();
       Thread.sleep(1);
     }
-  }}
+  }
 }
