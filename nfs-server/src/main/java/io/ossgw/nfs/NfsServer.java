@@ -1,9 +1,13 @@
 package io.ossgw.nfs;
 
+import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.handle.InodeTable;
 import io.ossgw.nfs.mount.Mount3Program;
+import io.ossgw.nfs.nlm.Nlm4;
+import io.ossgw.nfs.nlm.Nlm4Program;
+import io.ossgw.nfs.nlm.Nsm1Program;
 import io.ossgw.nfs.rpc.EmbeddedRpcbind;
 import io.ossgw.nfs.rpc.ReplyCache;
 import io.ossgw.nfs.rpc.RpcProgram;
@@ -18,7 +22,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An NFSv3 server (RFC 1813) with MOUNT v3 on the same TCP port, over one or more {@link Export}s.
+ * An NFSv3 server (RFC 1813) with MOUNT v3 and NLM v4 (byte-range locks, over a {@link LockTable}) on the same TCP
+ * port, over one or more {@link Export}s.
  *
  * <pre>{@code
  * NfsServer nfs = NfsServer.builder()
@@ -32,7 +37,7 @@ import java.util.Objects;
  * }</pre>
  *
  * NFS v2/v4 and MOUNT v1/v2 calls are answered PROG_MISMATCH(3, 3) so stock clients fall back to v3. With
- * {@link Builder#rpcbind(boolean)} an rpcbind on port 111 of the same address advertises both programs.
+ * {@link Builder#rpcbind(boolean)} an rpcbind on port 111 of the same address advertises the three programs.
  *
  * <p>File handles stay valid across restarts when a {@link Builder#stateDir(Path)} is given (the handle table is kept
  * there), and as long as each export keeps its path (or explicit id). The server does not own the exports' file
@@ -76,19 +81,25 @@ public final class NfsServer implements AutoCloseable {
         Duration.ofMinutes(10));
     nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)));
     Mount3Program mount = new Mount3Program(exports, table);
+    Nlm4Program nlm = new Nlm4Program(exports, table, b.locks, b.lockWait, Math.max(1, b.maxInFlight / 4));
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
         b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
         List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
-            new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount)),
+            new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount),
+            new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)),
         // a peer no export allows could only ever be refused: it gets no connection slot
         address -> exports.all().stream().anyMatch(e -> e.allows(address)));
     try {
       int port = rpc.start();
       if (b.rpcbind) {
-        rpcbind = new EmbeddedRpcbind(b.bind, b.rpcbindPort);
-        rpcbindPort = rpcbind.start(port, Nfs3.NFS_PROGRAM, Nfs3.MOUNT_PROGRAM);
+        // the status monitor on the rpcbind port: a rebooted client's SM_NOTIFY (UDP) releases its locks
+        rpcbind = new EmbeddedRpcbind(b.bind, b.rpcbindPort,
+            List.of(new RpcProgram(Nsm1Program.PROGRAM, Nsm1Program.VERSION, new Nsm1Program(nlm))));
+        rpcbindPort = rpcbind.start(port, new EmbeddedRpcbind.Service(Nfs3.NFS_PROGRAM, Nfs3.VERSION),
+            new EmbeddedRpcbind.Service(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION),
+            new EmbeddedRpcbind.Service(Nlm4.PROGRAM, Nlm4.VERSION));
       }
     } catch (RuntimeException e) {
       stop();
@@ -114,6 +125,11 @@ public final class NfsServer implements AutoCloseable {
   /** Calls in flight now (received and not yet answered). */
   public int inFlight() {
     return rpc == null ? 0 : rpc.inFlight();
+  }
+
+  /** The byte-range lock table NLM serves (the one given to the builder, or the server's own). */
+  public LockTable locks() {
+    return b.locks;
   }
 
   /** Open TCP connections now. */
@@ -175,8 +191,29 @@ public final class NfsServer implements AutoCloseable {
     private Duration recordTimeout = Duration.ofSeconds(30);
     private Duration stallTimeout = Duration.ofSeconds(10);
     private int selectorThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
+    private LockTable locks;
+    private Duration lockWait = Duration.ofSeconds(4);
 
     private Builder() {}
+
+    /**
+     * The byte-range lock table NLM uses; default a table of its own (10,000 locks per client, 100,000 in all). Give
+     * the same table to every front end whose locks must conflict with NFS clients' locks.
+     */
+    public Builder locks(LockTable t) {
+      this.locks = Objects.requireNonNull(t);
+      return this;
+    }
+
+    /**
+     * How long a blocking NLM LOCK (F_SETLKW) waits on the server for a conflicting lock to go before the client is
+     * told to ask again (it does within 5 s); default 4 s. Keep it under the Linux client's NLM RPC timeout (10 s), or
+     * the client retransmits and logs "lockd: server not responding". {@link Duration#ZERO}: answer at once.
+     */
+    public Builder lockWait(Duration d) {
+      this.lockWait = nonNegative(d);
+      return this;
+    }
 
     /** Listen address; default 0.0.0.0. */
     public Builder bind(String address) {
@@ -296,6 +333,9 @@ public final class NfsServer implements AutoCloseable {
      * @throws IllegalArgumentException without exports, with duplicate export paths or ids, or with a bad limit
      */
     public NfsServer build() {
+      if (locks == null) {
+        locks = new LockTable(10_000, 100_000);
+      }
       if (exports.isEmpty()) {
         throw new IllegalArgumentException("an NFS server needs at least one export");
       }

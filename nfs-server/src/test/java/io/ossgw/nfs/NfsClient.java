@@ -45,7 +45,12 @@ final class NfsClient implements AutoCloseable {
   }
 
   <T> T call(int prog, int proc, XdrType args, Function<XdrReader, T> decode) {
-    RpcCall call = new RpcCall(prog, Nfs3.VERSION, auth, transport);
+    return call(prog, Nfs3.VERSION, proc, args, decode);
+  }
+
+  /** A call of any program version; throws IllegalStateException wrapping the RPC error if there is one. */
+  <T> T call(int prog, int vers, int proc, XdrType args, Function<XdrReader, T> decode) {
+    RpcCall call = new RpcCall(prog, vers, auth, transport);
     Xdrs.Decoder<T> res = Xdrs.decoder(decode);
     try {
       call.call(proc, args == null ? XdrVoid.XDR_VOID : Xdrs.encoder(args), res, 30, TimeUnit.SECONDS, auth);

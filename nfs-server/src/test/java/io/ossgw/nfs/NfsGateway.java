@@ -33,6 +33,9 @@ final class NfsGateway implements AutoCloseable {
   private final List<String> options;
   /** How long an NFS open handle lives without calls (pending creates wait that long for their upload). */
   private java.time.Duration openIdle = java.time.Duration.ofMillis(500);
+  /** How long a blocking NLM LOCK waits on the server. */
+  private java.time.Duration lockWait = java.time.Duration.ofSeconds(4);
+  private io.ossgw.core.lock.LockTable locks;
   Engine engine;
   NfsServer server;
   private int port;
@@ -69,6 +72,15 @@ final class NfsGateway implements AutoCloseable {
     return g;
   }
 
+  /** One export of the whole bucket whose NLM uses {@code locks} and waits {@code lockWait} (restarted with them). */
+  static NfsGateway withLocks(Path stateDir, java.time.Duration lockWait, io.ossgw.core.lock.LockTable locks) {
+    NfsGateway g = simple(stateDir);
+    g.lockWait = lockWait;
+    g.locks = locks;
+    g.restart();
+    return g;
+  }
+
   /** One export "/nfs-test" of the whole bucket with the defaults. */
   static NfsGateway simple(Path stateDir, String... options) {
     return new NfsGateway(stateDir, null, e -> List.of(Export.builder("/" + BUCKET, e.fileSystem()).build()), options);
@@ -83,7 +95,10 @@ final class NfsGateway implements AutoCloseable {
         stateDir.resolve("engine"));
     engine = Engine.start(c);
     NfsServer.Builder b = NfsServer.builder().bind("127.0.0.1").port(port).stateDir(stateDir.resolve("nfs"))
-        .openIdleTimeout(openIdle);
+        .openIdleTimeout(openIdle).lockWait(lockWait);
+    if (locks != null) {
+      b.locks(locks);
+    }
     exports.apply(engine).forEach(b::export);
     server = b.build().start();
     this.port = server.port();

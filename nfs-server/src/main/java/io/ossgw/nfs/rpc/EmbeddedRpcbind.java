@@ -24,16 +24,18 @@ import org.dcache.oncrpc4j.rpc.net.IpProtocolType;
 import org.dcache.oncrpc4j.xdr.XdrBoolean;
 
 /**
- * An rpcbind/portmapper (program 100000, version 2 over TCP and UDP) for clients that look NFS and MOUNT up on port
- * 111, e.g. a plain {@code mount -t nfs -o nfsvers=3,nolock}. oncrpc4j's OncRpcbindServer on a configured address
- * (its OncRpcEmbeddedPortmap binds 0.0.0.0). Registrations (SET/UNSET) are accepted only from this host, so remote
- * clients cannot redirect lookups.
+ * An rpcbind/portmapper (program 100000, version 2 over TCP and UDP) for clients that look NFS, MOUNT and NLM up on
+ * port 111, e.g. a plain {@code mount -t nfs gateway:/bucket /mnt} (the Linux client finds lockd here too), plus the
+ * programs given to serve on this port itself (the status monitor). oncrpc4j's OncRpcbindServer on a configured
+ * address (its OncRpcEmbeddedPortmap binds 0.0.0.0). Registrations (SET/UNSET) are accepted only from this host, so
+ * remote clients cannot redirect lookups.
  */
 public final class EmbeddedRpcbind {
   private static final System.Logger LOG = System.getLogger(EmbeddedRpcbind.class.getName());
 
   private final String bindAddress;
   private final int port;
+  private final java.util.List<RpcProgram> local;
   private OncRpcSvc svc;
 
   /**
@@ -41,18 +43,30 @@ public final class EmbeddedRpcbind {
    * @param port 111 normally; 0 for an ephemeral port (tests)
    */
   public EmbeddedRpcbind(String bindAddress, int port) {
-    this.bindAddress = bindAddress;
-    this.port = port;
+    this(bindAddress, port, java.util.List.of());
   }
 
   /**
-   * Starts the service and registers NFS v3 and MOUNT v3 over TCP at {@code servicePort}.
+   * @param local programs served on the rpcbind port itself, over TCP and UDP, and registered for both (the status
+   *     monitor, whose SM_NOTIFY a rebooted client sends over UDP)
+   */
+  public EmbeddedRpcbind(String bindAddress, int port, java.util.List<RpcProgram> local) {
+    this.bindAddress = bindAddress;
+    this.port = port;
+    this.local = java.util.List.copyOf(local);
+  }
+
+  /** A program and version to advertise. */
+  public record Service(int program, int version) {}
+
+  /**
+   * Starts the service and registers {@code services} over TCP at {@code servicePort}.
    *
    * @return the bound port
    * @throws UncheckedIOException if the port cannot be bound (111 needs root or CAP_NET_BIND_SERVICE) or the
    *     registration fails
    */
-  public synchronized int start(int servicePort, int... programs) {
+  public synchronized int start(int servicePort, Service... services) {
     OncRpcbindServer rpcbind = new OncRpcbindServer();
     int bound;
     try {
@@ -60,11 +74,14 @@ public final class EmbeddedRpcbind {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    svc = new OncRpcSvcBuilder().withTCP().withUDP().withBindAddress(bindAddress).withPort(bound)
-        .withoutAutoPublish().withSameThreadIoStrategy().withServiceName("nfs-rpcbind")
+    OncRpcSvcBuilder builder = new OncRpcSvcBuilder().withTCP().withUDP().withBindAddress(bindAddress)
+        .withPort(bound).withoutAutoPublish().withSameThreadIoStrategy().withServiceName("nfs-rpcbind")
         .withRpcService(new OncRpcProgram(OncRpcPortmap.PORTMAP_PROGRAMM, OncRpcPortmap.PORTMAP_V2),
-            call -> guarded(rpcbind, call))
-        .build();
+            call -> guarded(rpcbind, call));
+    for (RpcProgram p : local) {
+      builder.withRpcService(new OncRpcProgram(p.number(), p.version()), p.handler());
+    }
+    svc = builder.build();
     try {
       svc.start();
       InetAddress self = InetAddress.getByName(bindAddress).isAnyLocalAddress()
@@ -73,8 +90,13 @@ public final class EmbeddedRpcbind {
         RpcTransport t = client.connect(5, TimeUnit.SECONDS);
         OncPortmapClient pm = new GenericPortmapClient(t);
         String uaddr = InetSocketAddresses.uaddrOf(new InetSocketAddress(self, servicePort));
-        for (int p : programs) {
-          pm.setPort(p, 3, "tcp", uaddr, "ossgw");
+        for (Service s : services) {
+          pm.setPort(s.program(), s.version(), "tcp", uaddr, "ossgw");
+        }
+        String here = InetSocketAddresses.uaddrOf(new InetSocketAddress(self, bound));
+        for (RpcProgram p : local) {
+          pm.setPort(p.number(), p.version(), "tcp", here, "ossgw");
+          pm.setPort(p.number(), p.version(), "udp", here, "ossgw");
         }
       }
       LOG.log(System.Logger.Level.INFO, "rpcbind listening on " + bindAddress + ":" + bound);
