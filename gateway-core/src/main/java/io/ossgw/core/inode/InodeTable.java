@@ -1,4 +1,4 @@
-package io.ossgw.nfs.handle;
+package io.ossgw.core.inode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,27 +7,38 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 
 /**
- * The persistent table behind file handles: per export, fileid &lt;-&gt; VFS path (relative to the export root), and
- * a generation per fileid. An H2 MVStore file ({@code <stateDir>/nfs-handles.mv}); without a state directory the
- * table lives in memory and handles do not survive a restart.
+ * The persistent inode table: per name space, inode number (NFS's fileid, FUSE's {@code st_ino}) &lt;-&gt; path (absolute
+ * within the name space, {@code "/"} its root), and a generation per number. One implementation for every front end:
+ * NFS keeps one name space per export (its id) in {@code <stateDir>/nfs/nfs-handles.mv}, and the engine one (space
+ * {@link #ENGINE_SPACE}) per mount in {@code <stateDir>/inodes-<mount id>.mv}, which FUSE (and Samba over it) report.
+ * An H2 MVStore file; without a file the table lives in memory and numbers do not survive a restart.
  *
- * <p>A path gets, when first seen, the fileid the engine derives from its object key ({@code FileAttr.ino()}) unless
- * another live path holds it (after a rename), in which case a free one is probed. The fileid then follows the
- * object through renames (directory renames move every entry below), which is what NFS clients expect of a fileid and
- * a handle. A removed path leaves a tombstone with its generation, so a new object at the same path gets the same
- * fileid with the next generation, and handles of the removed one answer NFS3ERR_STALE.
+ * <p>A path gets, when first seen, the number the engine derives from its object key ({@code FileAttr.ino()} of the
+ * bare engine) unless another live path holds it (after a rename), in which case a free one is probed. So two tables
+ * that saw the same history give the same numbers, and a fresh table gives the numbers ossgw always gave. The number
+ * then follows the object through renames (directory renames move every entry below), which is what NFS clients
+ * expect of a fileid and programs of {@code st_ino} ({@code tar}, {@code rsync}, {@code find -inum}, Samba's server
+ * inode numbers). A removed path leaves a tombstone with its generation, so a new object at the same path gets the
+ * same number with the next generation, and NFS handles of the removed one answer NFS3ERR_STALE.
  *
- * <p>Reads are lock-free; changes are serialized. Changes are committed by {@link #commit()} (the NFS server calls it
- * after each call that changed something), so a handle given to a client survives a crash of the process.
+ * <p>The file format is the one nfs-server's {@code io.ossgw.nfs.handle.InodeTable} wrote (maps {@code fid.<space>}
+ * and {@code path.<space>}, the handle secret in {@code meta}), so NFS handles given out before the move still
+ * resolve.
+ *
+ * <p>Reads are lock-free; changes are serialized. {@link #commit()} writes pending changes (the NFS server calls it
+ * after each call that changed something, so a handle given to a client survives a crash of the process); MVStore
+ * also commits in the background about once a second, and {@link #close()} commits.
  */
 public final class InodeTable implements AutoCloseable {
-  /** The export root's fileid. */
+  /** The number of every name space's root. */
   public static final long ROOT = 1;
-  private static final String FILE_NAME = "nfs-handles.mv";
+  /** The name space of an engine's own table (NFS export ids are those of its exports, in another file). */
+  public static final int ENGINE_SPACE = 0;
 
   private final MVStore store;
   private final byte[] secret;
@@ -63,43 +74,60 @@ public final class InodeTable implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the table in {@code stateDir}, or an in-memory one for null.
+   * Opens (or creates) the table file, or an in-memory table for null.
    *
-   * @throws IllegalStateException if the file cannot be opened (for instance another server holds it)
+   * @param file the MVStore file (its directory is created), or null
+   * @throws IllegalStateException if the file cannot be opened (for instance another process holds it)
    */
-  public static InodeTable open(Path stateDir) {
-    if (stateDir == null) {
+  public static InodeTable open(Path file) {
+    if (file == null) {
       return new InodeTable(new MVStore.Builder().open());
     }
     try {
-      Files.createDirectories(stateDir);
-      return new InodeTable(new MVStore.Builder().fileName(stateDir.resolve(FILE_NAME).toString())
-          .open());
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      return new InodeTable(new MVStore.Builder().fileName(file.toString()).open());
     } catch (java.io.IOException | RuntimeException e) {
-      throw new IllegalStateException("cannot open the NFS handle table in " + stateDir + ": " + e.getMessage(), e);
+      throw new IllegalStateException("cannot open the inode table " + file + ": " + e.getMessage(), e);
     }
   }
 
-  /** The 16-byte secret of the handle MAC, created once and kept with the table. */
+  /** The 16-byte secret of NFS's handle MAC, created once and kept with the table. */
   public byte[] secret() {
     return secret.clone();
   }
 
-  private MVMap<Long, String> fileids(int exportId) {
-    return store.openMap("fid." + exportId);
+  // openMap looks the name up in the store's meta map: the engine asks on every stat, so the maps are kept
+  private final ConcurrentHashMap<Integer, MVMap<Long, String>> fileidMaps = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, MVMap<String, Long>> pathMaps = new ConcurrentHashMap<>();
+
+  private MVMap<Long, String> fileids(int space) {
+    return fileidMaps.computeIfAbsent(space, s -> store.openMap("fid." + s));
   }
 
-  private MVMap<String, Long> paths(int exportId) {
-    return store.openMap("path." + exportId);
+  private MVMap<String, Long> paths(int space) {
+    return pathMaps.computeIfAbsent(space, s -> store.openMap("path." + s));
   }
 
   /** The entry of a fileid, or null if it was never given out. */
-  public Entry resolve(int exportId, long fileid) {
+  public Entry resolve(int space, long fileid) {
     if (fileid == ROOT) {
       return new Entry(0, "/");
     }
-    String v = fileids(exportId).get(fileid);
+    String v = fileids(space).get(fileid);
     return v == null ? null : Entry.decode(v);
+  }
+
+  /** The number a live path holds, or null if the table has not seen it (or it was removed). */
+  public Long known(int space, String path) {
+    if (path.equals("/")) {
+      return ROOT;
+    }
+    Long id = paths(space).get(path);
+    if (id == null) {
+      return null;
+    }
+    Entry e = resolve(space, id);
+    return e != null && path.equals(e.path()) ? id : null;
   }
 
   /**
@@ -108,20 +136,20 @@ public final class InodeTable implements AutoCloseable {
    * @param preferred the fileid to use if free (the engine's ino of the object)
    * @return a two-element array: fileid, generation
    */
-  public long[] idOf(int exportId, String path, long preferred) {
+  public long[] idOf(int space, String path, long preferred) {
     if (path.equals("/")) {
       return new long[] {ROOT, 0};
     }
-    MVMap<String, Long> byPath = paths(exportId);
+    MVMap<String, Long> byPath = paths(space);
     Long known = byPath.get(path);
     if (known != null) {
-      Entry e = resolve(exportId, known);
+      Entry e = resolve(space, known);
       if (e != null && path.equals(e.path())) {
         return new long[] {known, e.generation()};
       }
     }
     synchronized (this) {
-      MVMap<Long, String> byId = fileids(exportId);
+      MVMap<Long, String> byId = fileids(space);
       known = byPath.get(path);
       if (known != null) {
         String v = byId.get(known);
@@ -144,10 +172,10 @@ public final class InodeTable implements AutoCloseable {
   }
 
   /** A path was removed: its fileid's handles become stale. */
-  public synchronized void removed(int exportId, String path) {
-    Long id = paths(exportId).remove(path);
+  public synchronized void removed(int space, String path) {
+    Long id = paths(space).remove(path);
     if (id != null) {
-      MVMap<Long, String> byId = fileids(exportId);
+      MVMap<Long, String> byId = fileids(space);
       String v = byId.get(id);
       if (v != null) {
         byId.put(id, new Entry(Entry.decode(v).generation(), null).encode());
@@ -159,9 +187,9 @@ public final class InodeTable implements AutoCloseable {
    * {@code from} was renamed to {@code to}: its fileid (and those of everything below it) move along. A fileid that
    * {@code to} held before (the replaced object) becomes stale.
    */
-  public synchronized void renamed(int exportId, String from, String to) {
-    MVMap<String, Long> byPath = paths(exportId);
-    MVMap<Long, String> byId = fileids(exportId);
+  public synchronized void renamed(int space, String from, String to) {
+    MVMap<String, Long> byPath = paths(space);
+    MVMap<Long, String> byId = fileids(space);
     List<Map.Entry<String, Long>> moving = new ArrayList<>();
     Long self = byPath.get(from);
     if (self != null) {
@@ -176,7 +204,7 @@ public final class InodeTable implements AutoCloseable {
       }
       moving.add(Map.entry(k, byPath.get(k)));
     }
-    removed(exportId, to);
+    removed(space, to);
     for (Map.Entry<String, Long> m : moving) {
       String newPath = to + m.getKey().substring(from.length());
       byPath.remove(m.getKey());
@@ -198,6 +226,14 @@ public final class InodeTable implements AutoCloseable {
     if (store.hasUnsavedChanges()) {
       store.commit();
     }
+  }
+
+  /**
+   * Closes the file without writing what is not yet committed, as a crash would (tests: a "kill -9" inside one JVM,
+   * which must also release the file lock).
+   */
+  public void closeImmediately() {
+    store.closeImmediately();
   }
 
   /** Commits and closes the file. */
