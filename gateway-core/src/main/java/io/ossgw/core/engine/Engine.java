@@ -124,7 +124,7 @@ public final class Engine implements AutoCloseable {
     }
     Path file = config.stateDir().resolve("inodes-" + mountId(config) + ".mv");
     try {
-      return InodeTable.open(file);
+      return InodeTable.open(file, 4);
     } catch (IllegalStateException e) {
       System.getLogger(Engine.class.getName()).log(System.Logger.Level.WARNING, e.getMessage()
           + "; inode numbers are kept in memory and change at the next start");

@@ -74,18 +74,26 @@ public final class InodeTable implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the table file, or an in-memory table for null.
+   * Opens (or creates) the table file, or an in-memory table for null; MVStore's default page cache (16 MB).
    *
    * @param file the MVStore file (its directory is created), or null
    * @throws IllegalStateException if the file cannot be opened (for instance another process holds it)
    */
   public static InodeTable open(Path file) {
+    return open(file, 16);
+  }
+
+  /**
+   * As {@link #open(Path)} with a page cache of {@code cacheMb} megabytes (the engine's table keeps a small one: it
+   * sits beside the read and write buffers in the gateway's memory budget).
+   */
+  public static InodeTable open(Path file, int cacheMb) {
     if (file == null) {
       return new InodeTable(new MVStore.Builder().open());
     }
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
-      return new InodeTable(new MVStore.Builder().fileName(file.toString()).open());
+      return new InodeTable(new MVStore.Builder().fileName(file.toString()).cacheSize(cacheMb).open());
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalStateException("cannot open the inode table " + file + ": " + e.getMessage(), e);
     }
