@@ -74,7 +74,11 @@ public final class NfsServer implements AutoCloseable {
       throw new IllegalStateException("already started");
     }
     // the file name is the one this table always had: handles given out before keep resolving
-    table = InodeTable.open(b.stateDir == null ? null : b.stateDir.resolve(HANDLE_TABLE_FILE));
+    try {
+      table = InodeTable.open(b.stateDir == null ? null : b.stateDir.resolve(HANDLE_TABLE_FILE));
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("cannot open the NFS handle table in " + b.stateDir + ": " + e.getMessage(), e);
+    }
     Nfs3Limits limits = new Nfs3Limits(MAX_IO, MAX_IO, 64 * 1024, MAX_IO, b.openIdle, 20, 2_000_000,
         Duration.ofMinutes(10));
     nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)));
