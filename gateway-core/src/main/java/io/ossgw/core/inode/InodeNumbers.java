@@ -39,7 +39,7 @@ public final class InodeNumbers extends ForwardingFileSystem {
   }
 
   private long number(String path, long preferred) {
-    return table.idOf(InodeTable.ENGINE_SPACE, path, preferred)[0];
+    return table.numberOf(InodeTable.ENGINE_SPACE, path, preferred);
   }
 
   private FileAttr numbered(String path, FileAttr a) {

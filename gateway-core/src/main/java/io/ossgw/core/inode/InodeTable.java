@@ -125,6 +125,30 @@ public final class InodeTable implements AutoCloseable {
     return v == null ? null : Entry.decode(v);
   }
 
+  /**
+   * The number of a path, allocated on first sight: {@link #idOf} without the generation, and without decoding the
+   * entry when the path is known (the engine asks on every stat and for every listed entry).
+   *
+   * @param preferred the number to use if free (the engine's number of the object)
+   */
+  public long numberOf(int space, String path, long preferred) {
+    if (path.equals("/")) {
+      return ROOT;
+    }
+    Long id = paths(space).get(path);
+    if (id != null && holds(fileids(space).get(id), path)) {
+      return id;
+    }
+    return idOf(space, path, preferred)[0];
+  }
+
+  /** True if an encoded entry ({@code generation:path}) is live with exactly {@code path}. */
+  private static boolean holds(String encoded, String path) {
+    int start = encoded == null ? -1 : encoded.length() - path.length();
+    return start > 0 && encoded.charAt(start - 1) == ':' && encoded.endsWith(path)
+        && encoded.indexOf(':') == start - 1;
+  }
+
   /** The number a live path holds, or null if the table has not seen it (or it was removed). */
   public Long known(int space, String path) {
     if (path.equals("/")) {

@@ -59,4 +59,21 @@ class InodeTableTest {
       assertThat(t.resolve(1, x).path()).isEqualTo("/y");
     }
   }
+
+  @Test
+  void numberOfAgreesWithIdOfForLiveRemovedAndColonNames() {
+    try (InodeTable t = InodeTable.open(null)) {
+      assertThat(t.numberOf(0, "/a:b", 50)).isEqualTo(50);
+      assertThat(t.numberOf(0, "/a:b", 51)).isEqualTo(50);
+      assertThat(t.numberOf(0, "/", 7)).isEqualTo(InodeTable.ROOT);
+      t.renamed(0, "/a:b", "/c");
+      assertThat(t.numberOf(0, "/c", 60)).isEqualTo(50);
+      long fresh = t.numberOf(0, "/a:b", 50); // the old name again: 50 is taken by /c
+      assertThat(fresh).isNotEqualTo(50);
+      t.removed(0, "/c");
+      assertThat(t.known(0, "/c")).isNull();
+      assertThat(t.numberOf(0, "/c", 50)).isEqualTo(50); // the tombstone's number, next generation
+      assertThat(t.idOf(0, "/c", 50)[1]).isEqualTo(2);
+    }
+  }
 }
