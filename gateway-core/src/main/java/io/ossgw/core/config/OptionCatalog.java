@@ -89,7 +89,7 @@ public final class OptionCatalog {
     fuse("ro", "read-only mount");
     fuse("rw", "read-write mount");
     fuse("big_writes", "128 KiB writes (always on)");
-    fuse("use_ino", "inode numbers from ossgw (always on)");
+    fuse("use_ino", "inode numbers from ossgw (always on; kept across renames and restarts, see SEMANTICS.md)");
     fuse("readdir_ino", "inode numbers in readdir");
     fuseValue("attr_timeout", "60", "seconds", "how long the kernel caches attributes");
     fuseValue("entry_timeout", "60", "seconds", "how long the kernel caches name lookups");

@@ -139,10 +139,10 @@ final class OssFileSystem implements VirtualFileSystem {
       }
       return open(path, flags, caller);
     }
-    requireDirectory(VPaths.parent(path));
+    Caller owner = creatorIn(VPaths.parent(path), caller);
     String key = keys.fileKey(path);
     Instant now = Instant.now();
-    FileAttr a = new FileAttr(Inodes.of(key), FileType.REGULAR, mode & 07777, caller.uid(), caller.gid(), 0, now, now, now, null);
+    FileAttr a = new FileAttr(Inodes.of(key), FileType.REGULAR, mode & 07777, owner.uid(), owner.gid(), 0, now, now, now, null);
     Node node = new Node(a, Origin.PENDING, key, null, WriteMeta.OCTET_STREAM, Map.of(), null, null, -1);
     OpenFile file = openFiles.acquire(path, () -> new OpenFile(data, path, key, node, true));
     ns.recordWritten(path, file.currentNode());
@@ -209,10 +209,12 @@ final class OssFileSystem implements VirtualFileSystem {
     if (VPaths.isRoot(path) || ns.resolveOrNull(path) != null) {
       throw new FsException(Errno.EEXIST, path);
     }
-    requireDirectory(VPaths.parent(path));
+    Caller owner = creatorIn(VPaths.parent(path), caller);
+    // a directory made in a set-group-ID directory is set-group-ID too, so the group carries on down the tree
+    int setgid = ns.resolve(VPaths.parent(path)).attr().mode() & 02000;
     String dirKey = keys.dirKey(path);
     Instant now = Instant.now();
-    FileAttr a = new FileAttr(Inodes.of(dirKey), FileType.DIRECTORY, mode & 07777, caller.uid(), caller.gid(),
+    FileAttr a = new FileAttr(Inodes.of(dirKey), FileType.DIRECTORY, (mode & 07777) | setgid, owner.uid(), owner.gid(),
         FileAttr.DIRECTORY_SIZE, now, now, now, null);
     WriteMeta meta = PosixMeta.dirMeta(a, Map.of());
     try {
@@ -360,10 +362,10 @@ final class OssFileSystem implements VirtualFileSystem {
     if (ns.resolveOrNull(linkPath) != null) {
       throw new FsException(Errno.EEXIST, linkPath);
     }
-    requireDirectory(VPaths.parent(linkPath));
+    Caller owner = creatorIn(VPaths.parent(linkPath), caller);
     String key = keys.fileKey(linkPath);
     Instant now = Instant.now();
-    FileAttr a = new FileAttr(Inodes.of(key), FileType.SYMLINK, 0777, caller.uid(), caller.gid(), 0, now, now, now, null);
+    FileAttr a = new FileAttr(Inodes.of(key), FileType.SYMLINK, 0777, owner.uid(), owner.gid(), 0, now, now, now, null);
     byte[] body = target.getBytes(StandardCharsets.UTF_8);
     Map<String, String> extra = config.symlinkInMeta() ? Map.of(PosixMeta.SYMLINK_TARGET, PosixMeta.encodeSymlinkTarget(target)) : Map.of();
     WriteMeta meta = new WriteMeta(WriteMeta.OCTET_STREAM, PosixMeta.encode(a, extra));
@@ -383,8 +385,7 @@ final class OssFileSystem implements VirtualFileSystem {
   @Override
   public FileAttr mknod(String path, FileType type, int mode, long rdev, Caller caller) {
     VPaths.check(path);
-    requireDirectory(VPaths.parent(path));
-    return specialFiles.mknod(path, type, mode, rdev, caller);
+    return specialFiles.mknod(path, type, mode, rdev, creatorIn(VPaths.parent(path), caller));
   }
 
   @Override
@@ -437,10 +438,21 @@ final class OssFileSystem implements VirtualFileSystem {
     return new FsStats(bsize, blocks, blocks, 1L << 54, 1L << 54, VPaths.NAME_MAX);
   }
 
-  private void requireDirectory(String path) {
-    if (!ns.resolve(path).isDirectory()) {
-      throw new FsException(Errno.ENOTDIR, path);
+  /**
+   * Checks that {@code dir} (a new entry's parent) is a directory and says who owns the entry: the caller, with the
+   * directory's group instead of the caller's when the directory is set-group-ID (the BSD rule Linux local file systems
+   * follow; POSIX leaves the choice to the implementation). Returns {@code caller} itself
+   * when nothing changes.
+   *
+   * @throws FsException ENOTDIR, ENOENT
+   */
+  private Caller creatorIn(String dir, Caller caller) {
+    FileAttr parent = ns.resolve(dir).attr();
+    if (!parent.isDirectory()) {
+      throw new FsException(Errno.ENOTDIR, dir);
     }
+    return (parent.mode() & 02000) != 0 && parent.gid() != caller.gid()
+        ? new Caller(caller.uid(), parent.gid(), caller.groups()) : caller;
   }
 
   /** Uploads everything still unsaved, then stops the I/O threads and closes the metadata store. */

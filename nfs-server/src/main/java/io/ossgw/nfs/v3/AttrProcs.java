@@ -50,7 +50,8 @@ final class AttrProcs {
   /**
    * Checks as Linux's setattr_prepare does: chmod by the owner or root (a non-member loses the setgid bit), chown to
    * another uid by root only, chgrp by root or by the owner to one of its groups, truncate with write permission,
-   * times by the owner (or to "now" with write permission).
+   * times by the owner (or to "now" with write permission); a chown of a non-directory drops setuid (and setgid with
+   * group execute).
    */
   SETATTR3res setattr(Call c, SETATTR3args a) {
     Target t = null;
@@ -102,6 +103,17 @@ final class AttrProcs {
     }
     if (n.size() != null && !Permissions.dataAccess(cur, c, Permissions.W)) {
       throw new NfsError(nfsstat3.NFS3ERR_ACCES, "truncate without write permission");
+    }
+    if ((n.uid() != null || n.gid() != null) && !cur.isDirectory()) {
+      // chown revokes setuid, and setgid with group execute (Linux nfsd_sanitize_attrs; FUSE's kernel does the same)
+      int base = mode != null ? mode : cur.mode();
+      int kept = base & ~04000;
+      if ((kept & 02010) == 02010) {
+        kept &= ~02000;
+      }
+      if (kept != base || mode != null) {
+        mode = kept;
+      }
     }
     Instant now = Instant.now();
     Instant atime = time(n.setAtime(), n.atime(), now, cur, c);

@@ -4,6 +4,7 @@ import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.xdr.COMMIT3args;
 import io.ossgw.nfs.xdr.COMMIT3res;
@@ -107,7 +108,11 @@ final class DataProcs {
       }
       boolean sync = a.stable() != Nfs3.UNSTABLE;
       Target target = t;
+      int killed = killPrivileges(cur, caller);
       int n = s.open.with(t.export(), t.path(), caller, h -> {
+        if (killed >= 0) {
+          target.fs().setattr(target.path(), SetAttr.mode(killed), h, caller);
+        }
         int w = target.fs().write(h, offset, data);
         if (sync) {
           target.fs().fsync(h, a.stable() == Nfs3.DATA_SYNC);
@@ -121,6 +126,20 @@ final class DataProcs {
     } catch (FsException e) {
       return WRITE3res.fail(Status.of(e.errno()), new wcc_data(before, s.postOp(t)));
     }
+  }
+
+  /**
+   * The mode a write by {@code caller} leaves: a write by anyone but root drops setuid, and setgid when group execute
+   * is set, as Linux's file_remove_privs does for a local file (knfsd writes with the client's credentials, so a Linux
+   * NFS server behaves the same); -1 when nothing changes. Over FUSE the client's kernel does this itself.
+   */
+  static int killPrivileges(FileAttr cur, Caller caller) {
+    int mode = cur.mode();
+    int kept = mode & ~04000;
+    if ((kept & 02010) == 02010) {
+      kept &= ~02000;
+    }
+    return caller.uid() == 0 || kept == mode ? -1 : kept;
   }
 
   /** Uploads what is unsaved of the file, whatever the range asked: OSS objects are written whole. */
