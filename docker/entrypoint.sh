@@ -18,7 +18,8 @@
 #   OSSGW_MEMORY_LIMIT  the process's memory in MB (else -o memory_limit=, ossgw.options.memory_limit of the config
 #                       file, or the container's limit less a reserve): sizes heap, direct memory and buffers (below)
 #   OSSGW_JAVA_OPTS     extra JVM options, placed before -jar (e.g. -Dquarkus.http.port=9090); its -Xmx, -Xms,
-#                       -XX:MaxDirectMemorySize and GC win over the derived ones
+#                       -XX:MaxDirectMemorySize and GC win over the derived ones, its -XX:TieredStopAtLevel over the
+#                       C1-only default (see "JIT" below)
 # SMB users' Unix accounts (Samba's tdbsam needs one each) are created by the gateway itself (io.ossgw.app.smb).
 set -euo pipefail
 
@@ -154,8 +155,23 @@ if limit="$(ossgw_memory_limit "$@")" && [[ -n "$limit" ]]; then
   export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 fi
 
+# >>> JIT (identical in ./ossgw and docker/entrypoint.sh)
+# C1 only (-XX:TieredStopAtLevel=1) for the gateway: on 2 cores C2 spent about half of the CPU of a cold `ls -l`
+# compiling the SDK/HttpClient request path, and a fresh gateway paid for it on its first ~15,000 requests (issue 14,
+# docs/benchmarks.md "Start-up and per-request CPU"). The emulator keeps the JVM's default. A TieredStopAtLevel or
+# TieredCompilation option in OSSGW_JAVA_OPTS wins (e.g. -XX:TieredStopAtLevel=4 for C2 back).
+ossgw_jit_options() {
+  [[ "${1:-}" == emulator ]] && return 0
+  case " ${OSSGW_JAVA_OPTS:-} " in
+    *TieredStopAtLevel*|*TieredCompilation*) ;;
+    *) printf -- '-XX:TieredStopAtLevel=1' ;;
+  esac
+}
+# <<< JIT
+JIT_OPTS="$(ossgw_jit_options "$@")"
+
 # jnr-fuse/jffi load native code and use sun.misc.Unsafe: allowed explicitly (Java 25 warns otherwise).
 # shellcheck disable=SC2086
-exec "$JAVA" $MEMORY_OPTS -XX:+ExitOnOutOfMemoryError \
+exec "$JAVA" $MEMORY_OPTS $JIT_OPTS -XX:+ExitOnOutOfMemoryError \
   --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow ${OSSGW_JAVA_OPTS:-} \
   -jar "$JAR" "$@"

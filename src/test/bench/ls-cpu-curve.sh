@@ -8,7 +8,7 @@
 #   for d in ls ls2 ls3 ls4 ls5; do java -cp jmh/target/benchmarks.jar io.ossgw.jmh.SeedObjects \
 #       http://127.0.0.1:$(cat /tmp/p) probe ak sk prefix=$d/ count=3000 size=1k threads=16; done
 #   ENDPOINT=http://127.0.0.1:$(cat /tmp/p) src/test/bench/ls-cpu-curve.sh LABEL [MOUNT_OPTIONS] [JAVA_OPTIONS]
-# Prints, per directory: wall seconds / gateway CPU seconds (utime+stime from /proc) and the HEADs it cost.
+# Prints the gateway's CPU seconds to start and mount, then per directory: wall seconds / gateway CPU seconds (utime+stime from /proc) and the HEADs it cost.
 set -euo pipefail
 LABEL=$1 OPTS=${2:-} JOPTS=${3:-}
 ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
@@ -18,7 +18,7 @@ OSSGW_JAVA_OPTS="$JOPTS" "$ROOT/ossgw" mount "${BUCKET:-probe}" "$M" -o "url=$EN
 trap 'fusermount -u "$M" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 PID=$(pgrep -f "quarkus-run.jar mount ${BUCKET:-probe} $M" | head -1)
 cpu() { awk '{print $14+$15}' "/proc/$PID/stat"; }
-out="$LABEL:"
+out="$LABEL: start $(printf '%.2f' "$(echo "$(cpu)/$(getconf CLK_TCK)" | bc -l)") CPU-s;"
 for d in ${DIRS:-ls ls2 ls3 ls4 ls5}; do
   stat "$M/$d" >/dev/null; sleep 1
   curl -s -XPOST "$ENDPOINT/-/counters/reset" >/dev/null

@@ -78,6 +78,15 @@ class NfsCostContractTest {
         awaitNoOpenFiles(gw);
       };
     });
+    SCENARIOS.put("nfs-create-setattr-times", (gw, c, root) -> {
+      nfs_fh3 d = dir(c, root);
+      return () -> {
+        // `touch f` through the Linux NFS client: CREATE, then SETATTR of both times to the server's clock
+        nfs_fh3 f = c.create(d, "t", 0644).obj();
+        c.setattr(f, new sattr3(null, null, null, null, Nfs3.SET_TO_SERVER_TIME, null, Nfs3.SET_TO_SERVER_TIME, null));
+        awaitNoOpenFiles(gw);
+      };
+    });
     SCENARIOS.put("nfs-write-12MiB", (gw, c, root) -> {
       nfs_fh3 d = dir(c, root);
       return () -> c.put(d, "big", bytes(12 << 20));

@@ -41,6 +41,10 @@ final class OpenFile {
   /** Attributes changed after the streaming upload fixed its metadata: rewrite them once it completes. */
   private boolean metaAfterStream;
   private boolean unlinked;
+  /** An attribute was set on the file since it was opened (chmod, chown, utimens): a close must upload. */
+  private boolean attrsSet;
+  /** The first close(2) of a bare new file was answered without an upload ({@link #flushAtClose}). */
+  private boolean closeDeferred;
   private Instant explicitMtime;
   private int refs;
 
@@ -217,6 +221,7 @@ final class OpenFile {
     lock.lock();
     try {
       node = node.withAttr(a);
+      attrsSet = true;
       if (stream != null && stream.started()) {
         // its metadata was fixed at InitiateMultipartUpload: keep streaming (smbd and cp -p set times just before
         // close; uploading everything again would double the transfer) and rewrite the metadata after Complete
@@ -234,9 +239,34 @@ final class OpenFile {
   }
 
   /**
-   * Uploads unsaved data and attributes; returns once they are in OSS. Called on every close(2) (FUSE FLUSH), fsync,
-   * the last close and NFS COMMIT. A new empty file is uploaded at its first flush: FUSE sends RELEASE after close(2)
-   * has returned, so deferring it to the last close would let `touch f` return before `f` exists in OSS.
+   * A close(2) of a descriptor (FUSE FLUSH): uploads like {@link #flush}, except the first close of a bare new file,
+   * one created through this open and since given no byte, no size and no attribute. That close returns without a
+   * request and the file stays pending; any later close, fsync or the last close (RELEASE) uploads it. FUSE cannot
+   * tell a duplicate's close from the last one, and the programs that create empty files close a duplicate first
+   * (coreutils {@code touch}: open, {@code dup2} to fd 0, close, {@code futimens}, close; a shell's {@code > f}), so
+   * this makes their create one PutObject carrying the attributes set after it instead of a PutObject and a
+   * CopyObject. The cost (SEMANTICS.md, "No zero-byte PUT at create"): when that first close is the last, the empty
+   * object is written by the RELEASE the kernel sends right after close(2) returned, so a crash of the gateway in
+   * between loses the empty file (never data: it has none) and a failure there is logged, not returned.
+   *
+   * @throws FsException EIO (the staging is kept, a later flush retries)
+   */
+  void flushAtClose() {
+    lock.lock();
+    try {
+      if (pendingCreate && staged == null && !attrsSet && !closeDeferred && !unlinked) {
+        closeDeferred = true;
+        return;
+      }
+      flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Uploads unsaved data and attributes; returns once they are in OSS. Called by fsync, the last close (RELEASE), NFS
+   * COMMIT, rename and every close(2) but the one {@link #flushAtClose} defers.
    *
    * @throws FsException EIO (the staging is kept, a later flush retries)
    */

@@ -176,7 +176,7 @@ final class OssFileSystem implements VirtualFileSystem {
 
   @Override
   public void flush(FileHandle handle) {
-    OssHandle.of(handle).file.flush();
+    OssHandle.of(handle).file.flushAtClose();
   }
 
   @Override

@@ -60,7 +60,9 @@ public interface VirtualFileSystem extends AutoCloseable {
   int write(FileHandle handle, long offset, ByteBuffer src);
 
   /**
-   * Called on every close(2) of a descriptor: uploads dirty data and returns only once it is in OSS.
+   * Called on every close(2) of a descriptor: uploads dirty data and returns only once it is in OSS. The one exception
+   * (SEMANTICS.md, "No zero-byte PUT at create"): the first close of a new file given no byte and no attribute yet
+   * leaves its upload to the next close, fsync or {@link #release}.
    *
    * @throws FsException EIO when the upload failed (the data stays staged and the next flush retries)
    */

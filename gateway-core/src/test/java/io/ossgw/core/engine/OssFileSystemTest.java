@@ -68,19 +68,42 @@ class OssFileSystemTest {
   }
 
   @Test
-  void createDoesNotPutUntilTheFirstCloseAndEveryCloseIsDurable() {
+  void createDoesNotPutUntilTheSecondCloseAndEveryLaterCloseIsDurable() {
     gw.resetCounters();
     FileHandle h = fs.create("/f", 0644, OpenFlags.READ_WRITE, false, USER);
     assertThat(gw.count("PutObject")).isZero();
     assertThat(fs.getattr("/f").size()).isZero(); // visible before any upload
-    fs.flush(h); // the shell's dup2+close of `>` redirection: the empty file is in OSS when close(2) returns
-    assertThat(gw.count("PutObject")).isEqualTo(1);
-    assertThat(gw.objectBytes("f")).isEmpty();
+    fs.flush(h); // the shell's dup2+close of `>` redirection: the first close of a bare new file is deferred
+    assertThat(gw.count("PutObject")).isZero();
+    assertThat(fs.getattr("/f").size()).isZero(); // still shown by the gateway
     fs.write(h, 0, ByteBuffer.wrap(utf8("hi\n")));
-    fs.flush(h);
-    fs.release(h); // nothing left to upload
-    assertThat(gw.count("PutObject")).isEqualTo(2);
+    fs.flush(h); // the last close(2): the bytes are in OSS when it returns
+    assertThat(gw.count("PutObject")).isEqualTo(1);
     assertThat(gw.objectBytes("f")).isEqualTo(utf8("hi\n"));
+    fs.release(h); // nothing left to upload
+    assertThat(gw.count("PutObject")).isEqualTo(1);
+  }
+
+  @Test
+  void onlyTheFirstCloseOfABareNewFileIsDeferred() {
+    gw.resetCounters();
+    FileHandle h = fs.create("/g", 0644, OpenFlags.READ_WRITE, false, USER);
+    fs.flush(h); // deferred
+    fs.flush(h); // a second close of the still empty file uploads before it returns
+    assertThat(gw.count("PutObject")).isEqualTo(1);
+    assertThat(gw.objectBytes("g")).isEmpty();
+    FileHandle c = fs.create("/c", 0644, OpenFlags.READ_WRITE, false, USER);
+    fs.setattr("/c", SetAttr.mode(0600), c, USER);
+    fs.flush(c); // an attribute was set: not bare, uploaded at this close with its mode
+    assertThat(gw.count("PutObject")).isEqualTo(2);
+    assertThat(gw.sdk.getObjectMetadata(BUCKET, "c").getUserMetadata()).containsEntry("mode", Integer.toString(0100600));
+    FileHandle e = fs.create("/e", 0644, OpenFlags.READ_WRITE, false, USER);
+    fs.fsync(e, false); // fsync never defers
+    assertThat(gw.count("PutObject")).isEqualTo(3);
+    for (FileHandle x : new FileHandle[] {h, c, e}) {
+      fs.release(x);
+    }
+    assertThat(gw.count("PutObject")).isEqualTo(3);
   }
 
   @Test

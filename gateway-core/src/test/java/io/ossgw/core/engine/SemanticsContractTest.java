@@ -109,7 +109,7 @@ class SemanticsContractTest {
       VirtualFileSystem fs = listedRoot(gw);
       return () -> {
         // coreutils touch: open(O_CREAT) as fd 3, dup2(3, 0), close(3), futimens(0, NULL), close(0): the FLUSH of
-        // close(3) must upload (FUSE cannot tell it from a last close), the utimens after it is a self-copy
+        // close(3) is the first close of a bare new file and is deferred; close(0) uploads it with the new times
         FileHandle h = fs.create("/new", 0644, OpenFlags.READ_WRITE, false, USER);
         fs.flush(h);
         java.time.Instant now = java.time.Instant.now();
