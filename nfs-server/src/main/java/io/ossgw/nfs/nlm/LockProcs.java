@@ -1,14 +1,14 @@
 package io.ossgw.nfs.nlm;
 
-import io.ossgw.core.lock.LockTable;
+import io.ossgw.core.inode.InodeTable;
 import io.ossgw.core.lock.LockTable.FileKey;
 import io.ossgw.core.lock.LockTable.Mode;
 import io.ossgw.core.lock.LockTable.Owner;
+import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.auth.Identities;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.handle.FileHandles;
-import io.ossgw.nfs.handle.InodeTable;
 import io.ossgw.nfs.nlm.NlmXdr.nlm4_cancargs;
 import io.ossgw.nfs.nlm.NlmXdr.nlm4_holder;
 import io.ossgw.nfs.nlm.NlmXdr.nlm4_lock;

@@ -1,8 +1,8 @@
 package io.ossgw.nfs.nlm;
 
+import io.ossgw.core.inode.InodeTable;
 import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.export.Exports;
-import io.ossgw.nfs.handle.InodeTable;
 import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 import io.ossgw.nfs.xdr.Xdrs;
