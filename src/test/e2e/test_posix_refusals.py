@@ -30,3 +30,25 @@ def test_truncate_past_the_largest_object_is_efbig_and_keeps_the_file(mounts, ne
     assert e.value.errno == errno.EFBIG, os.strerror(e.value.errno)
     assert os.stat(f).st_size == 4
     assert bucket.get_object("t.bin").read() == b"keep"
+
+
+def test_a_path_over_the_key_limit_is_enametoolong_and_logged_once_with_the_limit(mounts, new_bucket):
+    name, bucket = new_bucket
+    mp = mounts.mount(name)
+    log = mounts.workdir / f"mount-{name}-{mounts.count}.log"
+    deep = mp
+    for c in "abcd":
+        deep = deep / (c * 200)
+    os.makedirs(deep)  # 4 x 201 = 804 bytes of key, the marker's slash included
+    for n in range(5):
+        with pytest.raises(OSError) as e:
+            open(deep / f"{n}{'z' * 219}", "w").close()  # 804 + 220 = 1,024 bytes of key
+        assert e.value.errno == errno.ENAMETOOLONG, os.strerror(e.value.errno)
+    with pytest.raises(OSError) as e:
+        os.mkdir(deep / ("d" * 219))  # 1,023 bytes, and the marker's slash
+    assert e.value.errno == errno.ENAMETOOLONG
+    open(deep / ("f" * 219), "w").close()  # exactly 1,023 bytes of key
+    lines = [l for l in log.read_text(errors="replace").splitlines() if "ENAMETOOLONG" in l]
+    assert len(lines) == 1, lines
+    assert "1023 bytes" in lines[0]
+    assert bucket.object_exists("/".join(c * 200 for c in "abcd") + "/" + "f" * 219)

@@ -2,7 +2,7 @@ package io.ossgw.nfs;
 
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
-import io.ossgw.nfs.handle.InodeTable;
+import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.mount.Mount3Program;
 import io.ossgw.nfs.rpc.EmbeddedRpcbind;
 import io.ossgw.nfs.rpc.ReplyCache;
@@ -45,6 +45,8 @@ public final class NfsServer implements AutoCloseable {
 
   private final Builder b;
   private final Exports exports;
+  /** The handle table's file in the state directory. */
+  static final String HANDLE_TABLE_FILE = "nfs-handles.mv";
   private InodeTable table;
   private Nfs3Program nfs;
   private RpcServer rpc;
@@ -71,7 +73,8 @@ public final class NfsServer implements AutoCloseable {
     if (rpc != null) {
       throw new IllegalStateException("already started");
     }
-    table = InodeTable.open(b.stateDir);
+    // the file name is the one this table always had: handles given out before keep resolving
+    table = InodeTable.open(b.stateDir == null ? null : b.stateDir.resolve(HANDLE_TABLE_FILE));
     Nfs3Limits limits = new Nfs3Limits(MAX_IO, MAX_IO, 64 * 1024, MAX_IO, b.openIdle, 20, 2_000_000,
         Duration.ofMinutes(10));
     nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)));

@@ -6,6 +6,8 @@ import io.ossgw.core.cache.MvMetaStore;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.diskcache.CachingObjectStore;
 import io.ossgw.core.diskcache.DiskCache;
+import io.ossgw.core.inode.InodeNumbers;
+import io.ossgw.core.inode.InodeTable;
 import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.memory.MemoryBudget;
 import io.ossgw.core.observe.EngineObserver;
@@ -102,13 +104,32 @@ public final class Engine implements AutoCloseable {
     ObjectStore data = new RecordingObjectStore(diskCache == null ? store : new CachingObjectStore(store, diskCache),
         metaStore.uploads());
     abortIncompleteUploads(config, data, metaStore);
-    VirtualFileSystem fs = Observation.with(observer,
-        () -> new DirectoryTimes(new OssFileSystem(config, data, pool, metaStore, ticker), ticker));
+    InodeTable inodes = openInodeTable(config);
+    VirtualFileSystem fs = Observation.with(observer, () -> new InodeNumbers(
+        new DirectoryTimes(new OssFileSystem(config, data, pool, metaStore, ticker), ticker), inodes));
     Engine e = new Engine(config, store, fs, budget);
     e.diskCache = diskCache;
     e.observer = observer;
     e.metaStore = metaStore;
     return e;
+  }
+
+  /**
+   * The mount's inode table ({@code <state_dir>/inodes-<mount id>.mv}), in memory without a state directory or when
+   * another process holds the file (a second gateway on the same mount): numbers then last as long as this process.
+   */
+  private static InodeTable openInodeTable(EngineConfig config) {
+    if (config.stateDir() == null) {
+      return InodeTable.open(null);
+    }
+    Path file = config.stateDir().resolve("inodes-" + mountId(config) + ".mv");
+    try {
+      return InodeTable.open(file, 4);
+    } catch (IllegalStateException e) {
+      System.getLogger(Engine.class.getName()).log(System.Logger.Level.WARNING, e.getMessage()
+          + "; inode numbers are kept in memory and change at the next start");
+      return InodeTable.open(null);
+    }
   }
 
   /**
@@ -128,6 +149,9 @@ public final class Engine implements AutoCloseable {
    * store's file lock, without committing) and the HTTP connections; open files are neither flushed nor aborted.
    */
   void crash() {
+    if (fs instanceof InodeNumbers n) {
+      n.crashTable();
+    }
     if (metaStore instanceof MvMetaStore mv) {
       mv.closeImmediately();
     }

@@ -3,6 +3,7 @@ package io.ossgw.core.namespace;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Maps VFS paths to object keys under the mounted prefix and back (ossfs layout, reference/ossfs-compat.md §3.1): the
@@ -13,7 +14,12 @@ public final class KeyMapper {
   /** OSS's longest key in bytes. */
   public static final int KEY_MAX = 1023;
 
+  private static final System.Logger LOG = System.getLogger(KeyMapper.class.getName());
+
   private final String prefix;
+  // the first refusal is logged with the limit; later ones only reach the caller (a program walking deep trees would
+  // otherwise fill the log with one line per call)
+  private final AtomicBoolean tooLongLogged = new AtomicBoolean();
 
   /** @param prefix "" or a prefix ending in "/" */
   public KeyMapper(String prefix) {
@@ -33,7 +39,7 @@ public final class KeyMapper {
   public String fileKey(String path) {
     String key = prefix + path.substring(1);
     if (utf8Length(key) > KEY_MAX) {
-      throw new FsException(Errno.ENAMETOOLONG, "object key longer than 1023 bytes: " + path);
+      throw tooLong("object key", path);
     }
     return key;
   }
@@ -49,7 +55,7 @@ public final class KeyMapper {
     }
     String key = dirKeyOrNull(path);
     if (key == null) {
-      throw new FsException(Errno.ENAMETOOLONG, "directory key longer than 1023 bytes: " + path);
+      throw tooLong("directory marker key", path);
     }
     return key;
   }
@@ -64,6 +70,16 @@ public final class KeyMapper {
     }
     String key = prefix + path.substring(1) + "/";
     return utf8Length(key) > KEY_MAX ? null : key;
+  }
+
+  /** ENAMETOOLONG for a path whose key is over {@link #KEY_MAX}; the first one of this mount is logged (issue 12). */
+  private FsException tooLong(String what, String path) {
+    String msg = what + " longer than OSS's limit of " + KEY_MAX + " bytes (prefix included): " + path;
+    if (tooLongLogged.compareAndSet(false, true)) {
+      LOG.log(System.Logger.Level.WARNING, "ENAMETOOLONG: " + msg + "; paths whose object key is over " + KEY_MAX
+          + " bytes are refused (logged once per mount)");
+    }
+    return new FsException(Errno.ENAMETOOLONG, msg);
   }
 
   /** UTF-8 length of a key; short keys (3 bytes per char at most, surrogate pairs 4 per 2) skip the encoding. */

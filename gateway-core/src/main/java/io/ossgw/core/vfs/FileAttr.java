@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * The attributes of one file, directory, symlink or special file, as every front end presents them.
  *
- * @param ino a stable 64-bit file id (derived from the object key; the root is 1)
+ * @param ino a 64-bit file id: the engine derives it from the object key (the root is 1), and its inode table
+ *     ({@code io.ossgw.core.inode}) keeps it across renames and restarts
  * @param type regular, directory, symlink or a special file (fifo, device, socket)
  * @param mode permission bits only (07777); {@link #stMode()} adds the type bits
  * @param uid owner
@@ -81,6 +82,11 @@ public record FileAttr(
   /** These attributes with {@code st_nlink} 0: an open file whose name is gone (fstat after unlink). */
   public FileAttr unlinked() {
     return new FileAttr(ino, type, mode, uid, gid, size, atime, mtime, ctime, etag, rdev, 0);
+  }
+
+  /** These attributes with another inode number (the engine's persistent one, see {@code core.inode}). */
+  public FileAttr withIno(long newIno) {
+    return newIno == ino ? this : new FileAttr(newIno, type, mode, uid, gid, size, atime, mtime, ctime, etag, rdev, nlink);
   }
 
   /** These attributes with a device number (kept when a copy of the attributes is rebuilt). */

@@ -14,8 +14,8 @@ import java.nio.ByteBuffer;
  * 17..24  SipHash-2-4 of bytes 0..16 under the server's secret (persisted with the inode table)
  * </pre>
  *
- * Everything a handle needs to be resolved after a restart is in it and in the persistent {@link InodeTable}; the MAC
- * makes forged or corrupted handles NFS3ERR_BADHANDLE rather than a lookup.
+ * Everything a handle needs to be resolved after a restart is in it and in the persistent {@link
+ * io.ossgw.core.inode.InodeTable}; the MAC makes forged or corrupted handles NFS3ERR_BADHANDLE rather than a lookup.
  */
 public final class FileHandles {
   /** Handle length in bytes. */

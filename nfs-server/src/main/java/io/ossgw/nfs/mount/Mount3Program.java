@@ -7,7 +7,7 @@ import io.ossgw.nfs.export.Cidr;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.handle.FileHandles;
-import io.ossgw.nfs.handle.InodeTable;
+import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.xdr.Nfs3;
 import io.ossgw.nfs.xdr.XdrNameException;
 import io.ossgw.nfs.xdr.Xdrs;

@@ -1,7 +1,7 @@
 package io.ossgw.nfs.v3;
 
 import io.ossgw.nfs.export.Exports;
-import io.ossgw.nfs.handle.InodeTable;
+import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.rpc.ReplyCache;
 import io.ossgw.nfs.xdr.*;
 import java.io.IOException;

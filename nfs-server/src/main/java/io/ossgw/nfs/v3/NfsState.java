@@ -6,7 +6,7 @@ import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.handle.FileHandles;
-import io.ossgw.nfs.handle.InodeTable;
+import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.xdr.fattr3;
 import io.ossgw.nfs.xdr.nfs_fh3;
 import io.ossgw.nfs.xdr.nfsstat3;

@@ -4,64 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ossgw.nfs.xdr.Nfs3;
 import io.ossgw.nfs.xdr.nfs_fh3;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The persistent fileid table and the handle format. */
+/** The handle format (the table behind it is gateway-core's InodeTable, tested there). */
 class HandleTableTest {
-  @TempDir
-  Path dir;
-
-  @Test
-  void entriesAndTheSecretSurviveReopening() {
-    long[] a;
-    byte[] secret;
-    try (InodeTable t = InodeTable.open(dir)) {
-      a = t.idOf(7, "/a/b", 1234);
-      assertThat(a[0]).isEqualTo(1234);
-      assertThat(a[1]).isEqualTo(1);
-      assertThat(t.idOf(7, "/a/b", 999)).containsExactly(a);
-      secret = t.secret();
-      t.commit();
-    }
-    try (InodeTable t = InodeTable.open(dir)) {
-      assertThat(t.resolve(7, 1234)).isEqualTo(new InodeTable.Entry(1, "/a/b"));
-      assertThat(t.secret()).isEqualTo(secret);
-      assertThat(t.resolve(8, 1234)).as("exports are separate").isNull();
-      assertThat(t.resolve(7, InodeTable.ROOT).path()).isEqualTo("/");
-    }
-  }
-
-  @Test
-  void renamesMoveSubtreesAndRemovalsBumpTheGeneration() {
-    try (InodeTable t = InodeTable.open(null)) {
-      long d = t.idOf(1, "/d", 10)[0];
-      long f = t.idOf(1, "/d/f", 11)[0];
-      long g = t.idOf(1, "/d/sub/g", 12)[0];
-      long other = t.idOf(1, "/d2", 13)[0]; // a sibling sharing the prefix "/d"
-      t.renamed(1, "/d", "/e");
-      assertThat(t.resolve(1, d).path()).isEqualTo("/e");
-      assertThat(t.resolve(1, f).path()).isEqualTo("/e/f");
-      assertThat(t.resolve(1, g).path()).isEqualTo("/e/sub/g");
-      assertThat(t.resolve(1, other).path()).isEqualTo("/d2");
-      // a new object at the old path gets another fileid (the old one moved away)
-      long fresh = t.idOf(1, "/d", 10)[0];
-      assertThat(fresh).isNotEqualTo(d).isGreaterThan(1);
-      // removal: tombstone; the same path again reuses the fileid with the next generation
-      t.removed(1, "/e/f");
-      assertThat(t.resolve(1, f)).isEqualTo(new InodeTable.Entry(1, null));
-      long[] again = t.idOf(1, "/e/f", 11);
-      assertThat(again).containsExactly(f, 2);
-      // rename onto an existing path: the replaced fileid becomes a tombstone
-      long x = t.idOf(1, "/x", 20)[0];
-      long y = t.idOf(1, "/y", 21)[0];
-      t.renamed(1, "/x", "/y");
-      assertThat(t.resolve(1, y).path()).isNull();
-      assertThat(t.resolve(1, x).path()).isEqualTo("/y");
-    }
-  }
-
   @Test
   void handlesAreShortCarryTheirFieldsAndAreAuthenticated() {
     byte[] secret = new byte[16];

@@ -1,0 +1,165 @@
+package io.ossgw.core.inode;
+
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.DirEntry;
+import io.ossgw.core.vfs.DirListing;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.FileType;
+import io.ossgw.core.vfs.ForwardingFileSystem;
+import io.ossgw.core.vfs.OpenFlags;
+import io.ossgw.core.vfs.SetAttr;
+import io.ossgw.core.vfs.VirtualFileSystem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reports the {@link InodeTable}'s numbers as {@link FileAttr#ino()} of every attribute the wrapped engine returns, and
+ * keeps the table up to date with the renames and removals made through it: so a file's {@code st_ino} (FUSE with
+ * {@code use_ino}, Samba's server inode number over FUSE) stays the same across {@code rename} (of the file or of a
+ * directory above it) and, with a table file, across a restart. Issue 12 item 2.
+ *
+ * <p>The bare engine's number (a hash of the object key) is the table's preferred number for a path it has not seen,
+ * so numbers are unchanged for objects never renamed. An open file keeps the number it was opened (or first stat-ed)
+ * with, also once its name was unlinked (fstat answers from the handle). Changes made by other clients to the bucket
+ * are not seen: a name renamed elsewhere is a new name here, with the number of its new key.
+ */
+public final class InodeNumbers extends ForwardingFileSystem {
+  private final InodeTable table;
+  private final ConcurrentHashMap<FileHandle, Long> open = new ConcurrentHashMap<>();
+
+  /**
+   * @param fs the engine's file system (its numbers are hashes of object keys)
+   * @param table the table; closed with this file system
+   */
+  public InodeNumbers(VirtualFileSystem fs, InodeTable table) {
+    super(fs);
+    this.table = table;
+  }
+
+  private long number(String path, long preferred) {
+    return table.idOf(InodeTable.ENGINE_SPACE, path, preferred)[0];
+  }
+
+  private FileAttr numbered(String path, FileAttr a) {
+    return a == null ? null : a.withIno(number(path, a.ino()));
+  }
+
+  private static String child(String dir, String name) {
+    return dir.equals("/") ? "/" + name : dir + "/" + name;
+  }
+
+  @Override
+  public FileAttr getattr(String path) {
+    return numbered(path, fs.getattr(path));
+  }
+
+  @Override
+  public DirListing readdir(String path) {
+    DirListing l = fs.readdir(path);
+    List<DirEntry> entries = l.entries();
+    List<DirEntry> out = null; // copied only once an entry's number differs (large listings usually pass as they are)
+    for (int i = 0; i < entries.size(); i++) {
+      DirEntry e = entries.get(i);
+      long n = number(child(path, e.name()), e.attr().ino());
+      if (n != e.attr().ino() && out == null) {
+        out = new ArrayList<>(entries.subList(0, i));
+      }
+      if (out != null) {
+        out.add(new DirEntry(e.name(), e.attr().withIno(n)));
+      }
+    }
+    return out == null ? l : new DirListing(out, l.verifier());
+  }
+
+  @Override
+  public FileHandle open(String path, OpenFlags flags, Caller caller) {
+    FileHandle h = fs.open(path, flags, caller);
+    Long n = table.known(InodeTable.ENGINE_SPACE, path); // the kernel looked the name up before opening it
+    if (n != null) {
+      open.put(h, n);
+    }
+    return h;
+  }
+
+  @Override
+  public void release(FileHandle handle) {
+    open.remove(handle);
+    fs.release(handle);
+  }
+
+  @Override
+  public FileAttr fgetattr(FileHandle handle) {
+    FileAttr a = fs.fgetattr(handle);
+    Long n = open.get(handle);
+    if (n == null) {
+      if (a.nlink() == 0) {
+        // unlinked before anything asked for its number: the table no longer holds the name
+        return a;
+      }
+      n = number(handle.path(), a.ino());
+      open.put(handle, n);
+    }
+    return a.withIno(n);
+  }
+
+  @Override
+  public FileAttr mkdir(String path, int mode, Caller caller) {
+    return numbered(path, fs.mkdir(path, mode, caller));
+  }
+
+  @Override
+  public FileAttr symlink(String target, String linkPath, Caller caller) {
+    return numbered(linkPath, fs.symlink(target, linkPath, caller));
+  }
+
+  @Override
+  public FileAttr mknod(String path, FileType type, int mode, long rdev, Caller caller) {
+    return numbered(path, fs.mknod(path, type, mode, rdev, caller));
+  }
+
+  @Override
+  public FileAttr setattr(String path, SetAttr changes, FileHandle handle, Caller caller) {
+    FileAttr a = fs.setattr(path, changes, handle, caller);
+    Long n = handle == null ? null : open.get(handle);
+    if (n != null) {
+      return a.withIno(n);
+    }
+    String p = path != null ? path : handle != null ? handle.path() : null;
+    return p == null || a.nlink() == 0 ? a : numbered(p, a);
+  }
+
+  @Override
+  public void unlink(String path) {
+    fs.unlink(path);
+    table.removed(InodeTable.ENGINE_SPACE, path);
+  }
+
+  @Override
+  public void rmdir(String path) {
+    fs.rmdir(path);
+    table.removed(InodeTable.ENGINE_SPACE, path);
+  }
+
+  @Override
+  public void rename(String from, String to) {
+    fs.rename(from, to);
+    table.renamed(InodeTable.ENGINE_SPACE, from, to);
+  }
+
+  /** Closes the engine's file system, then commits and closes the table. */
+  @Override
+  public void close() {
+    try {
+      fs.close();
+    } finally {
+      table.close();
+    }
+  }
+
+  /** Tests only: closes the table as a crash would (nothing uncommitted is written). */
+  public void crashTable() {
+    table.closeImmediately();
+  }
+}

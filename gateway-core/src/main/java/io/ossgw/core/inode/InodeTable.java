@@ -1,0 +1,265 @@
+package io.ossgw.core.inode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+
+/**
+ * The persistent inode table: per name space, inode number (NFS's fileid, FUSE's {@code st_ino}) &lt;-&gt; path (absolute
+ * within the name space, {@code "/"} its root), and a generation per number. One implementation for every front end:
+ * NFS keeps one name space per export (its id) in {@code <stateDir>/nfs/nfs-handles.mv}, and the engine one (space
+ * {@link #ENGINE_SPACE}) per mount in {@code <stateDir>/inodes-<mount id>.mv}, which FUSE (and Samba over it) report.
+ * An H2 MVStore file; without a file the table lives in memory and numbers do not survive a restart.
+ *
+ * <p>A path gets, when first seen, the number the engine derives from its object key ({@code FileAttr.ino()} of the
+ * bare engine) unless another live path holds it (after a rename), in which case a free one is probed. So two tables
+ * that saw the same history give the same numbers, and a fresh table gives the numbers ossgw always gave. The number
+ * then follows the object through renames (directory renames move every entry below), which is what NFS clients
+ * expect of a fileid and programs of {@code st_ino} ({@code tar}, {@code rsync}, {@code find -inum}, Samba's server
+ * inode numbers). A removed path leaves a tombstone with its generation, so a new object at the same path gets the
+ * same number with the next generation, and NFS handles of the removed one answer NFS3ERR_STALE.
+ *
+ * <p>The file format is the one nfs-server's {@code io.ossgw.nfs.handle.InodeTable} wrote (maps {@code fid.<space>}
+ * and {@code path.<space>}, the handle secret in {@code meta}), so NFS handles given out before the move still
+ * resolve.
+ *
+ * <p>Reads are lock-free; changes are serialized. {@link #commit()} writes pending changes (the NFS server calls it
+ * after each call that changed something, so a handle given to a client survives a crash of the process); MVStore
+ * also commits in the background about once a second, and {@link #close()} commits.
+ */
+public final class InodeTable implements AutoCloseable {
+  /** The number of every name space's root. */
+  public static final long ROOT = 1;
+  /** The name space of an engine's own table (NFS export ids are those of its exports, in another file). */
+  public static final int ENGINE_SPACE = 0;
+
+  private final MVStore store;
+  private final byte[] secret;
+
+  /** One table entry: the fileid's generation and current path, or a null path once removed. */
+  public record Entry(int generation, String path) {
+    boolean live() {
+      return path != null;
+    }
+
+    String encode() {
+      return generation + ":" + (path == null ? "" : path);
+    }
+
+    static Entry decode(String s) {
+      int i = s.indexOf(':');
+      String p = s.substring(i + 1);
+      return new Entry(Integer.parseInt(s.substring(0, i)), p.isEmpty() ? null : p);
+    }
+  }
+
+  private InodeTable(MVStore store) {
+    this.store = store;
+    MVMap<String, byte[]> meta = store.openMap("meta");
+    byte[] s = meta.get("handle-secret");
+    if (s == null) {
+      s = new byte[16];
+      new SecureRandom().nextBytes(s);
+      meta.put("handle-secret", s);
+      store.commit();
+    }
+    this.secret = s;
+  }
+
+  /**
+   * Opens (or creates) the table file, or an in-memory table for null; MVStore's default page cache (16 MB).
+   *
+   * @param file the MVStore file (its directory is created), or null
+   * @throws IllegalStateException if the file cannot be opened (for instance another process holds it)
+   */
+  public static InodeTable open(Path file) {
+    return open(file, 16);
+  }
+
+  /**
+   * As {@link #open(Path)} with a page cache of {@code cacheMb} megabytes (the engine's table keeps a small one: it
+   * sits beside the read and write buffers in the gateway's memory budget).
+   */
+  public static InodeTable open(Path file, int cacheMb) {
+    if (file == null) {
+      return new InodeTable(new MVStore.Builder().open());
+    }
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      return new InodeTable(new MVStore.Builder().fileName(file.toString()).cacheSize(cacheMb).open());
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalStateException("cannot open the inode table " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The 16-byte secret of NFS's handle MAC, created once and kept with the table. */
+  public byte[] secret() {
+    return secret.clone();
+  }
+
+  // openMap looks the name up in the store's meta map: the engine asks on every stat, so the maps are kept
+  private final ConcurrentHashMap<Integer, MVMap<Long, String>> fileidMaps = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, MVMap<String, Long>> pathMaps = new ConcurrentHashMap<>();
+
+  private MVMap<Long, String> fileids(int space) {
+    return fileidMaps.computeIfAbsent(space, s -> store.openMap("fid." + s));
+  }
+
+  private MVMap<String, Long> paths(int space) {
+    return pathMaps.computeIfAbsent(space, s -> store.openMap("path." + s));
+  }
+
+  /** The entry of a fileid, or null if it was never given out. */
+  public Entry resolve(int space, long fileid) {
+    if (fileid == ROOT) {
+      return new Entry(0, "/");
+    }
+    String v = fileids(space).get(fileid);
+    return v == null ? null : Entry.decode(v);
+  }
+
+  /** The number a live path holds, or null if the table has not seen it (or it was removed). */
+  public Long known(int space, String path) {
+    if (path.equals("/")) {
+      return ROOT;
+    }
+    Long id = paths(space).get(path);
+    if (id == null) {
+      return null;
+    }
+    Entry e = resolve(space, id);
+    return e != null && path.equals(e.path()) ? id : null;
+  }
+
+  /**
+   * The fileid and generation of a path, allocated on first sight.
+   *
+   * @param preferred the fileid to use if free (the engine's ino of the object)
+   * @return a two-element array: fileid, generation
+   */
+  public long[] idOf(int space, String path, long preferred) {
+    if (path.equals("/")) {
+      return new long[] {ROOT, 0};
+    }
+    MVMap<String, Long> byPath = paths(space);
+    Long known = byPath.get(path);
+    if (known != null) {
+      Entry e = resolve(space, known);
+      if (e != null && path.equals(e.path())) {
+        return new long[] {known, e.generation()};
+      }
+    }
+    synchronized (this) {
+      MVMap<Long, String> byId = fileids(space);
+      known = byPath.get(path);
+      if (known != null) {
+        String v = byId.get(known);
+        if (v != null && path.equals(Entry.decode(v).path())) {
+          return new long[] {known, Entry.decode(v).generation()};
+        }
+      }
+      long id = usable(preferred) ? preferred : mix(preferred);
+      while (true) {
+        String v = byId.get(id);
+        if (v == null || !Entry.decode(v).live()) {
+          int gen = v == null ? 1 : Entry.decode(v).generation() + 1;
+          byId.put(id, new Entry(gen, path).encode());
+          byPath.put(path, id);
+          return new long[] {id, gen};
+        }
+        id = mix(id);
+      }
+    }
+  }
+
+  /** A path was removed: its fileid's handles become stale. */
+  public synchronized void removed(int space, String path) {
+    Long id = paths(space).remove(path);
+    if (id != null) {
+      MVMap<Long, String> byId = fileids(space);
+      String v = byId.get(id);
+      if (v != null) {
+        byId.put(id, new Entry(Entry.decode(v).generation(), null).encode());
+      }
+    }
+  }
+
+  /**
+   * {@code from} was renamed to {@code to}: its fileid (and those of everything below it) move along. A fileid that
+   * {@code to} held before (the replaced object) becomes stale.
+   */
+  public synchronized void renamed(int space, String from, String to) {
+    MVMap<String, Long> byPath = paths(space);
+    MVMap<Long, String> byId = fileids(space);
+    List<Map.Entry<String, Long>> moving = new ArrayList<>();
+    Long self = byPath.get(from);
+    if (self != null) {
+      moving.add(Map.entry(from, self));
+    }
+    String prefix = from + "/";
+    Iterator<String> it = byPath.keyIterator(prefix);
+    while (it.hasNext()) {
+      String k = it.next();
+      if (!k.startsWith(prefix)) {
+        break;
+      }
+      moving.add(Map.entry(k, byPath.get(k)));
+    }
+    removed(space, to);
+    for (Map.Entry<String, Long> m : moving) {
+      String newPath = to + m.getKey().substring(from.length());
+      byPath.remove(m.getKey());
+      Long displaced = byPath.put(newPath, m.getValue());
+      if (displaced != null && !displaced.equals(m.getValue())) {
+        String dv = byId.get(displaced);
+        if (dv != null) {
+          byId.put(displaced, new Entry(Entry.decode(dv).generation(), null).encode());
+        }
+      }
+      String v = byId.get(m.getValue());
+      int gen = v == null ? 1 : Entry.decode(v).generation();
+      byId.put(m.getValue(), new Entry(gen, newPath).encode());
+    }
+  }
+
+  /** Writes pending changes to the file (no-op in memory or when nothing changed). */
+  public void commit() {
+    if (store.hasUnsavedChanges()) {
+      store.commit();
+    }
+  }
+
+  /**
+   * Closes the file without writing what is not yet committed, as a crash would (tests: a "kill -9" inside one JVM,
+   * which must also release the file lock).
+   */
+  public void closeImmediately() {
+    store.closeImmediately();
+  }
+
+  /** Commits and closes the file. */
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  private static boolean usable(long id) {
+    return id > ROOT;
+  }
+
+  /** The next candidate after a taken fileid: a SplitMix64 step, positive and above the root's id. */
+  private static long mix(long x) {
+    long z = x + 0x9e3779b97f4a7c15L;
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    z = (z ^ (z >>> 31)) & Long.MAX_VALUE;
+    return z <= ROOT ? z + 2 : z;
+  }
+}

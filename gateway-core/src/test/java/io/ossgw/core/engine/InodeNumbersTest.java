@@ -1,0 +1,94 @@
+package io.ossgw.core.engine;
+
+import static io.ossgw.core.engine.TestGateway.USER;
+import static io.ossgw.core.engine.TestGateway.writeFile;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ossgw.core.vfs.DirEntry;
+import io.ossgw.core.vfs.FileHandle;
+import io.ossgw.core.vfs.OpenFlags;
+import io.ossgw.core.vfs.VirtualFileSystem;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine's inode numbers follow an object through renames (of itself and of a directory above it) and survive a
+ * restart with the same state directory (issue 12 item 2): the numbers FUSE reports as {@code st_ino}.
+ */
+class InodeNumbersTest {
+  @TempDir Path state;
+  TestGateway gw;
+  VirtualFileSystem fs;
+
+  @BeforeEach
+  void start() {
+    gw = new TestGateway(state);
+    fs = gw.mount();
+  }
+
+  @AfterEach
+  void stop() {
+    gw.close();
+  }
+
+  private long ino(String path) {
+    return fs.getattr(path).ino();
+  }
+
+  private long listed(String dir, String name) {
+    return fs.readdir(dir).entries().stream().filter(e -> e.name().equals(name)).map(DirEntry::attr).findFirst()
+        .orElseThrow().ino();
+  }
+
+  @Test
+  void aRenamedFileAndADirectoryWithChildrenKeepTheirNumbersAcrossARestart() {
+    writeFile(fs, "/f.txt", "f".getBytes());
+    fs.mkdir("/d", 0755, USER);
+    fs.mkdir("/d/sub", 0755, USER);
+    writeFile(fs, "/d/sub/g.txt", "g".getBytes());
+    long f = ino("/f.txt");
+    long d = ino("/d");
+    long sub = ino("/d/sub");
+    long g = ino("/d/sub/g.txt");
+    assertThat(fs.getattr("/").ino()).isEqualTo(1);
+
+    fs.rename("/f.txt", "/f2.txt");
+    fs.rename("/d", "/e");
+    assertThat(ino("/f2.txt")).isEqualTo(f);
+    assertThat(listed("/", "f2.txt")).isEqualTo(f);
+    assertThat(ino("/e")).isEqualTo(d);
+    assertThat(ino("/e/sub")).isEqualTo(sub);
+    assertThat(ino("/e/sub/g.txt")).isEqualTo(g);
+    assertThat(listed("/e/sub", "g.txt")).isEqualTo(g);
+
+    // a new file at an old name is another file: another number
+    writeFile(fs, "/f.txt", "new".getBytes());
+    assertThat(ino("/f.txt")).isNotEqualTo(f);
+
+    gw.closeEngines();
+    fs = gw.mount();
+    assertThat(listed("/", "f2.txt")).as("after a restart").isEqualTo(f);
+    assertThat(ino("/e/sub/g.txt")).isEqualTo(g);
+    assertThat(ino("/e")).isEqualTo(d);
+  }
+
+  @Test
+  void anOpenFileKeepsItsNumberAfterItsNameIsUnlinked() {
+    writeFile(fs, "/a.txt", "a".getBytes());
+    long a = ino("/a.txt");
+    fs.rename("/a.txt", "/b.txt"); // a number that is not the hash of the current key
+    long b = ino("/b.txt");
+    assertThat(b).isEqualTo(a);
+    FileHandle h = fs.open("/b.txt", OpenFlags.READ_ONLY, USER);
+    try {
+      fs.unlink("/b.txt");
+      assertThat(fs.fgetattr(h).ino()).isEqualTo(b);
+      assertThat(fs.fgetattr(h).nlink()).isZero();
+    } finally {
+      fs.release(h);
+    }
+  }
+}
