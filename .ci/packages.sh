@@ -22,3 +22,13 @@ ci_missing_packages() {
   done
   ci_installed fuse || ci_installed fuse3 || echo fuse
 }
+
+# The VM lane (src/test/vm, step vm of src/test/run.sh): QEMU (TCG or KVM) boots a Debian guest whose image
+# build-image.sh makes with debootstrap and mkfs.ext4 -d (e2fsprogs) and packs into an initramfs with cpio (the
+# initramfs's static busybox comes from the guest's own busybox-static, so the host's busybox is left alone).
+ci_missing_vm_packages() {
+  local p
+  for p in qemu-system-x86 qemu-utils debootstrap cpio e2fsprogs; do
+    ci_installed "$p" || echo "$p"
+  done
+}

@@ -6,6 +6,9 @@
 #                                 /dev/fuse, libfuse2 and fusermount)
 #   4. pytest src/test/reliability  the reliability suite (faults, kill -9, RPC fuzz and floods, hostile names, load with
 #                                 an RSS check) in its short form; OSSGW_RELIABILITY=long runs the long form
+#   4b. pytest src/test/vm        the Linux kernel's NFS (and CIFS) clients in a QEMU guest against ./ossgw serve
+#                                 (needs qemu-system-x86, debootstrap, cpio, busybox-static; the guest image is built
+#                                 once into ~/.cache/ossgw-vm by src/test/vm/build-image.sh; OSSGW_VM=long: long form)
 #   5. src/test/packaging/check.sh  Dockerfile (hadolint), Helm chart (lint, template, strict k8s.io/api decoding),
 #                                 docs values table, the container entrypoint serving NFS on the host
 #   6. src/test/packaging/container.sh  the image built from the Dockerfile with podman and run: NFS/SMB round trips
@@ -13,7 +16,7 @@
 #                                 root, podman, runc, mmdebstrap; images cached in ~/.cache/ossgw-container)
 # Exits non-zero if any step fails. Needs a JDK >= 25 and the venv (.venv, or OSSGW_VENV) with
 # src/test/python/requirements.txt and src/test/e2e/requirements.txt installed; .ci/run sets all of that up.
-# Options: OSSGW_TEST_STEPS="maven python e2e reliability packaging container" (the default) selects steps; extra arguments go to both pytest runs
+# Options: OSSGW_TEST_STEPS="maven python e2e reliability vm packaging container" (the default) selects steps; extra arguments go to both pytest runs
 # (e.g. src/test/run.sh -k stdlib).
 set -uo pipefail
 
@@ -21,7 +24,7 @@ ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 cd "$ROOT"
 LOGS="$ROOT/target/test-logs"
 mkdir -p "$LOGS"
-STEPS="${OSSGW_TEST_STEPS:-maven python e2e reliability packaging container}"
+STEPS="${OSSGW_TEST_STEPS:-maven python e2e reliability vm packaging container}"
 VENV="${OSSGW_VENV:-$ROOT/.venv}"
 
 java_major() {
@@ -83,6 +86,15 @@ if [[ " $STEPS " == *" e2e "* ]]; then
 fi
 if [[ " $STEPS " == *" reliability "* ]]; then
   run_pytest "pytest src/test/reliability (${OSSGW_RELIABILITY:-short})" src/test/reliability pytest-reliability.xml "$@"
+fi
+# --- 4b. the VM lane: never skipped silently; without QEMU the step fails and says what to install.
+if [[ " $STEPS " == *" vm "* ]]; then
+  if command -v qemu-system-x86_64 >/dev/null 2>&1; then
+    run_pytest "pytest src/test/vm (kernel clients in QEMU)" src/test/vm pytest-vm.xml "$@"
+  else
+    echo "run.sh: step vm FAILED: qemu-system-x86_64 is missing (apt-get install qemu-system-x86 qemu-utils debootstrap cpio busybox-static; .ci/run does)"
+    record "pytest src/test/vm (qemu missing)" 1 0
+  fi
 fi
 # --- 5. packaging (tools from src/test/packaging/install-tools.sh, run by .ci/run); JUnit XML packaging-check.xml
 if [[ " $STEPS " == *" packaging "* ]]; then
