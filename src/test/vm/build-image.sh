@@ -5,16 +5,18 @@
 #
 # The guest: `debootstrap --variant=minbase bookworm` from the Debian mirror apt already uses on this host, plus
 # guest-packages.txt (linux-image-cloud-amd64, nfs-common, cifs-utils, fio, ...); a raw ext4 root made with
-# `mkfs.ext4 -d` (the cloud kernel has no 9p; run.sh opens it with snapshot=on so it is never changed); a
-# static busybox initramfs (the guest's busybox-static) that loads the virtio and ext4 modules and switches to the root, booting ~12 s faster
-# than Debian's own; PID 1 is guest-init.sh. Needs root, debootstrap, cpio, e2fsprogs.
+# `mkfs.ext4 -d` (the cloud kernel has no 9p; run.sh opens it with snapshot=on so it is never changed); a static
+# busybox initramfs (the guest's busybox-static) that loads the virtio modules and switches to the root, booting
+# ~12 s faster than Debian's own; PID 1 is guest-init.sh. Needs root, debootstrap, cpio, e2fsprogs.
+# The cache key ignores comment lines, so editing comments does not rebuild the image.
 # Atomic (built in a temp dir, renamed into place) and locked (flock), so two runs never build at once.
 # OSSGW_VM_MIRROR overrides the mirror.
 set -euo pipefail
 { # (read whole before it runs: editing this file during a build is harmless)
 HERE="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 CACHE="${OSSGW_VM_CACHE:-$HOME/.cache/ossgw-vm}"
-KEY="$(cat "$HERE/build-image.sh" "$HERE/guest-packages.txt" "$HERE/guest-init.sh" | sha256sum | cut -c1-16)"
+KEY="$(cat "$HERE/build-image.sh" "$HERE/guest-packages.txt" "$HERE/guest-init.sh" | grep -v '^[[:space:]]*#' \
+  | sha256sum | cut -c1-16)"
 OUT="$CACHE/$KEY"
 log() { echo "build-image: $*" >&2; }
 
@@ -91,7 +93,8 @@ done
   for base in "${mods[@]}"; do echo "insmod /modules/$base 2>/dev/null"; done
   cat <<'INIT'
 n=0; while [ ! -b /dev/vda ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
-mount -t ext4 -o rw /dev/vda /newroot || { echo "initrd: cannot mount /dev/vda"; sleep 2; echo o > /proc/sysrq-trigger; }
+mount -t ext4 -o rw /dev/vda /newroot \
+  || { echo "initrd: cannot mount /dev/vda"; sleep 2; echo o > /proc/sysrq-trigger; }
 mount --move /dev /newroot/dev
 umount /proc /sys
 exec switch_root /newroot /sbin/ossgw-vm-init

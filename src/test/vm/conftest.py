@@ -150,14 +150,16 @@ def guest(vm_image, workdir):
             args += ["-f", str(f)]
         args.append(str(job))
         t0 = time.monotonic()
-        penv = dict(os.environ)
-        if timeout:
-            penv["OSSGW_VM_TIMEOUT"] = str(timeout)
+        # run.sh kills QEMU first (and prints the guest's console), well before pytest.ini's 900 s
+        timeout = timeout or int(os.environ.get("OSSGW_VM_TIMEOUT", 600))
+        penv = dict(os.environ, OSSGW_VM_TIMEOUT=str(timeout))
         r = subprocess.run(args, capture_output=True, text=True, env=penv, stdin=subprocess.DEVNULL,
-                           timeout=(timeout or 900) + 120)
+                           timeout=timeout + 120)
         log(f"guest job {job.name}: exit {r.returncode} after {time.monotonic() - t0:.0f} s")
         out = r.stdout + r.stderr
         (workdir / (job.name + ".out")).write_text(out)
+        if os.environ.get("OSSGW_VM_KEEP_OUTPUT"):
+            Path(os.environ["OSSGW_VM_KEEP_OUTPUT"]).joinpath(job.name + ".out").write_text(out)
         return r.returncode, out
 
     return run

@@ -27,7 +27,8 @@ shift $((OPTIND - 1))
 (( $# >= 1 )) || usage
 JOB="$1"; shift
 [[ -f "$JOB" ]] || { echo "run.sh: no job script $JOB" >&2; exit 2; }
-command -v qemu-system-x86_64 >/dev/null || { echo "run.sh: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2; exit 2; }
+command -v qemu-system-x86_64 >/dev/null \
+  || { echo "run.sh: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2; exit 2; }
 
 IMG="$("$HERE/build-image.sh")"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/ossgw-vm.XXXXXX")"

@@ -9,6 +9,7 @@ MP=/mnt/nfs
 DD_MB=${DD_MB:-200}
 SMALL_FILES=${SMALL_FILES:-1000}
 dmesg_before=$(dmesg_errors | wc -l)
+note "mount (explicit NFSv3 options)"
 timed mount mount_v3 $MP
 expect_eq "NFS version of the explicit mount" 3 "$(nfs_vers $MP)"
 
@@ -48,7 +49,8 @@ manifest $T > /tmp/tree.manifest
 mkdir $MP/tarx
 timed tar-x tar xf /tmp/tree.tar -C $MP/tarx
 manifest $MP/tarx/tree > /tmp/tarx.manifest
-expect_same "tar x: the extracted tree (mode, owner, mtime of files and dirs, symlinks, content)" /tmp/tree.manifest /tmp/tarx.manifest
+expect_same "tar x: the extracted tree (mode, owner, mtime of files and dirs, symlinks, content)" \
+  /tmp/tree.manifest /tmp/tarx.manifest
 timed cp-a cp -a $T $MP/cpa
 manifest $MP/cpa > /tmp/cpa.manifest
 expect_same "cp -a: the copied tree" /tmp/tree.manifest /tmp/cpa.manifest
@@ -84,7 +86,8 @@ ln -s q2/r/moved $MP/p/sym
 expect_eq "symlink target" q2/r/moved "$(readlink $MP/p/sym)"
 expect_eq "read through the symlink" one "$(cat $MP/p/sym)"
 if ln $MP/p/mode $MP/p/hard 2>/tmp/ln.err; then fail "ln (hard link) succeeded"; fi
-grep -q "Operation not permitted" /tmp/ln.err || fail "ln: expected 'Operation not permitted' (EPERM), got: $(cat /tmp/ln.err)"
+grep -q "Operation not permitted" /tmp/ln.err \
+  || fail "ln: expected 'Operation not permitted' (EPERM), got: $(cat /tmp/ln.err)"
 [ ! -e $MP/p/hard ] || fail "ln left p/hard"
 
 note "truncate, append"
@@ -129,4 +132,5 @@ verify_all "after umount + mount"
 umount $MP
 dmesg_after=$(dmesg_errors | wc -l)
 if [ "$dmesg_after" -ne "$dmesg_before" ]; then dmesg_errors; fail "the kernel logged errors during the workload"; fi
+note "done"
 echo "WORKLOAD OK"

@@ -58,9 +58,12 @@ final class NfsGateway implements AutoCloseable {
     start(0);
   }
 
-  /** One export of the whole bucket whose open handles live {@code openIdle} without calls (restarted with it). */
-  static NfsGateway withOpenIdle(Path stateDir, java.time.Duration openIdle) {
-    NfsGateway g = simple(stateDir);
+  /**
+   * One export of the whole bucket whose open handles live {@code openIdle} without calls (restarted with it), with
+   * engine {@code options}.
+   */
+  static NfsGateway withOpenIdle(Path stateDir, java.time.Duration openIdle, String... options) {
+    NfsGateway g = simple(stateDir, options);
     g.openIdle = openIdle;
     g.restart();
     return g;

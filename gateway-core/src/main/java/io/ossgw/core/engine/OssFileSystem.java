@@ -393,6 +393,18 @@ final class OssFileSystem implements VirtualFileSystem {
     return f.unlinked() ? f.currentNode().attr().unlinked() : ns.resolve(f.path()).attr();
   }
 
+  /** The ETag the open file reads (or last uploaded) against the one the name's cached attributes now show. */
+  @Override
+  public boolean staleVersion(FileHandle handle) {
+    OpenFile f = OssHandle.of(handle).file;
+    if (f.unlinked() || f.hasLocalState()) {
+      return false; // unsaved data of ours: it is the current version
+    }
+    String pinned = f.currentNode().attr().etag();
+    String now = ns.resolve(f.path()).attr().etag();
+    return pinned != null && now != null && !pinned.equals(now);
+  }
+
   @Override
   public String readlink(String path) {
     Node node = ns.resolve(path);

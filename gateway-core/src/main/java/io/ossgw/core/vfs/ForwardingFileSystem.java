@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 /**
  * A {@link VirtualFileSystem} that hands every call to {@link #fs} unchanged: the base of the decorators around the
  * engine (metrics, directory times), which override only the operations they add to. The default methods of the
- * interface ({@code mknod}, {@code fgetattr}) are forwarded too, so a decorator never falls back to a default the
- * wrapped file system overrides.
+ * interface ({@code mknod}, {@code fgetattr}, {@code staleVersion}) are forwarded too, so a decorator never falls
+ * back to a default the wrapped file system overrides.
  */
 public abstract class ForwardingFileSystem implements VirtualFileSystem {
   /** The wrapped file system. */
@@ -100,6 +100,11 @@ public abstract class ForwardingFileSystem implements VirtualFileSystem {
   @Override
   public FileAttr fgetattr(FileHandle handle) {
     return fs.fgetattr(handle);
+  }
+
+  @Override
+  public boolean staleVersion(FileHandle handle) {
+    return fs.staleVersion(handle);
   }
 
   @Override

@@ -129,6 +129,19 @@ public interface VirtualFileSystem extends AutoCloseable {
     return getattr(handle.path());
   }
 
+  /**
+   * Whether an open handle reads an older version of its object than the file system now knows of (another client
+   * replaced the object and this file system's attributes of the name, as getattr shows them, have the new version),
+   * while the handle holds nothing unsaved. A front end that shares one handle among many stateless calls (NFS READ)
+   * then opens again, as a new open(2) would; reads through the old handle keep the version it pinned (SEMANTICS.md
+   * "Reads"). The default: false (a file system without versions).
+   *
+   * @throws FsException EIO when the current attributes cannot be had
+   */
+  default boolean staleVersion(FileHandle handle) {
+    return false;
+  }
+
   /** readlink(2). @throws FsException ENOENT, EINVAL (not a symlink) */
   String readlink(String path);
 

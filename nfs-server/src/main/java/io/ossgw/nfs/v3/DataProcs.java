@@ -51,6 +51,7 @@ final class DataProcs {
         return new READ3res(nfsstat3.NFS3_OK, attrs, 0, offset < 0 || offset >= cur.size(), ByteBuffer.allocate(0));
       }
       ByteBuffer buf = ByteBuffer.allocate(count);
+      s.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(t, caller, offset, buf);
       buf.flip();
       FileAttr after = t.fs().getattr(t.path());

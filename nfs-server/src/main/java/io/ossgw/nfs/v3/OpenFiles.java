@@ -154,6 +154,31 @@ final class OpenFiles implements AutoCloseable {
     }
   }
 
+  /**
+   * Takes the shared handle out of service when it reads an older version of the object than the engine's attributes
+   * now show (another client replaced it; {@link io.ossgw.core.vfs.VirtualFileSystem#staleVersion}): the next call
+   * opens the current one. Without this a client that keeps reading the file never lets the handle go idle and reads
+   * the version of its first READ forever, past the size GETATTR reports (a kernel client then shows the old
+   * content, a libnfs client waits for bytes that never come).
+   */
+  void dropIfStale(Export export, String path) {
+    Key k = new Key(export.id(), path);
+    Entry e = entries.get(k);
+    if (e == null) {
+      return;
+    }
+    FileHandle h;
+    synchronized (e) {
+      if (e.closed || e.handle == null) {
+        return;
+      }
+      h = e.handle;
+    }
+    if (export.fs().staleVersion(h) && entries.remove(k, e)) {
+      retire(e); // a READ still running on it finishes first; new calls take a fresh entry
+    }
+  }
+
   /** Drops the handle if unused (a READ saw the object change under it; the next call reopens). */
   void invalidate(Export export, String path) {
     Key k = new Key(export.id(), path);
