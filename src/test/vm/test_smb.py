@@ -94,6 +94,8 @@ def test_cifs_workload_modes_symlinks_and_inode_numbers(gateway, guest, new_buck
     assert ctl.count == 1 and "the gateway restarted" in out, out[-3000:]
     log(f"CIFS workload times in the guest ({dd_mb} MB, {small} files): {step_times(out)}")
     log(re.search(r"^INO .*$", out, re.M).group(0))
+    for line in re.findall(r"^CIFS-UNKNOWN-FRAME .*$", out, re.M):  # tolerated, see jobs/smb-workload.sh
+        log(f"the guest's kernel logged (known, not failed): {line}")
     # host side: what the bucket holds
     keys = set(all_keys(bucket))
     assert bucket.head_object("big").content_length == dd_mb * (1 << 20)
