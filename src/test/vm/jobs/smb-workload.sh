@@ -16,9 +16,9 @@ DD_MB=${DD_MB:-200}
 SMALL_FILES=${SMALL_FILES:-1000}
 KVER=$(uname -r)
 # The kernel's own errors, but two: the refused posix mount on 6.1 (KERN_ERR there, see the end), and "No task to
-# wake, unknown frame received", which Linux 6.1 logged once in 5 runs during tar x / cp -a (a reply it matched to no
-# waiting request; cause not known yet, docs/smb.md): printed as "CIFS-UNKNOWN-FRAME" for the host to report instead
-# of failing the run.
+# wake, unknown frame received", which Linux 6.1 logged once in 5 runs during tar x / cp -a (a frame matching no
+# request in flight, likely a lease break for a handle just closed; docs/smb.md): printed with the lines after it
+# as "CIFS-UNKNOWN-FRAME" for the host to report instead of failing the run.
 cifs_errors() {
   dmesg_errors | grep -v -e "bogus i_mode" -e "cifs_mount failed" -e "No task to wake, unknown frame" || true
 }
@@ -224,7 +224,7 @@ else
   esac
 fi
 
-dmesg | grep "No task to wake, unknown frame" | sed 's/^/CIFS-UNKNOWN-FRAME /' || true
+dmesg | grep -A4 "No task to wake, unknown frame" | sed 's/^/CIFS-UNKNOWN-FRAME /' || true
 cifs_errors > /tmp/dmesg.err
 if [ "$(wc -l < /tmp/dmesg.err)" -ne "$dmesg_before" ]; then
   cat /tmp/dmesg.err
