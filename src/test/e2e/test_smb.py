@@ -82,12 +82,16 @@ class Gateway:
         return self.p.returncode
 
 
-def smbclient(port, share, commands, user=SMB_USER, password=SMB_PASSWORD, cwd=None, timeout=300):
-    """Runs smbclient -c COMMANDS against //127.0.0.1/SHARE (SMB3); returns the CompletedProcess."""
+def smbclient(port, share, commands, user=SMB_USER, password=SMB_PASSWORD, cwd=None, timeout=300, posix=False):
+    """Runs smbclient -c COMMANDS against //127.0.0.1/SHARE (SMB3); returns the CompletedProcess.
+
+    posix: offer the SMB3 POSIX extensions (smbclient negotiates them when its own `smb3 unix extensions` is set;
+    COMMANDS then starts with `posix` to use them)."""
     t0 = time.time()
+    opts = ["--option=smb3 unix extensions=yes"] if posix else []
     r = subprocess.run(["smbclient", f"//127.0.0.1/{share}", "-p", str(port), "-U", f"{user}%{password}",
-                        "-m", "SMB3", "-c", commands], capture_output=True, text=True, timeout=timeout, cwd=cwd,
-                       stdin=subprocess.DEVNULL)
+                        "-m", "SMB3", *opts, "-c", commands], capture_output=True, text=True, timeout=timeout,
+                       cwd=cwd, stdin=subprocess.DEVNULL)
     log(f"smbclient {share}: {commands[:80]} -> rc={r.returncode} in {time.time() - t0:.1f}s")
     return r
 
@@ -210,6 +214,25 @@ def test_a_file_written_through_the_fuse_mount_is_identical_over_smb(smb, tmp_pa
     (tmp_path / "s.txt").write_text("over smb\n")
     ok(smbclient(smb.smb_port, "data", "put s.txt via-fuse/s.txt", cwd=tmp_path))
     assert (smb.mnt / "via-fuse" / "s.txt").read_text() == "over smb\n"
+
+
+def test_posix_clients_see_the_engines_symlinks_and_others_do_not(smb):
+    """smb.conf has `smb3 unix extensions = yes`: a client that negotiates the SMB3 POSIX extensions (Linux
+    `mount -t cifs -o vers=3.1.1,posix`, smbclient `posix`) gets symlinks listed (as reparse points, `r`), so it can
+    readlink them; a client that does not (Windows, macOS) is served as before, without them (SEMANTICS.md, SMB)."""
+    d = smb.mnt / "posix-view"
+    d.mkdir()
+    (d / "f.txt").write_text("target\n")
+    os.symlink("f.txt", d / "rel")
+    os.symlink("/etc/passwd", d / "abs")
+    listed = lambda out: set(re.findall(r"^\s+(\S+)\s+[A-Za-z]*\s+\d+\s+\w{3} ", out, re.M))
+    plain = ok(smbclient(smb.smb_port, "data", "ls posix-view/*"))
+    assert listed(plain) == {".", "..", "f.txt"}, plain
+    r = smbclient(smb.smb_port, "data", "posix; ls posix-view/*", posix=True)
+    out = ok(r)
+    assert "doesn't support" not in out + r.stderr, out + r.stderr  # the server took the POSIX negotiate context
+    assert listed(out) == {".", "..", "f.txt", "rel", "abs"}, out
+    assert re.search(r"^\s+rel\s+r\s+5\s", out, re.M), out  # a reparse point: the target's length, not followed
 
 
 @pytest.mark.skipif(shutil.which("nfs-cp") is None, reason="libnfs-utils is not installed (.ci/run installs it)")

@@ -83,6 +83,12 @@ public final class SmbConf {
     }
     g.put("server min protocol", "SMB2_02");
     g.put("server max protocol", "SMB3_11");
+    // The SMB3 POSIX extensions, for clients that ask for them (Linux `mount -t cifs -o vers=3.1.1,posix`, smbclient
+    // `posix`): such a client gets the real mode, owner, type and inode number of every file and sees the engine's
+    // symlinks (listed, readlink works); clients that do not ask (Windows, macOS) are served exactly as before.
+    // Samba 4.22 cannot create a symlink for them (it would store a reparse point in an xattr, which the FUSE mount
+    // has not): docs/smb.md "Linux kernel client".
+    g.put("smb3 unix extensions", "yes");
     g.put("passdb backend", "tdbsam:" + layout.passdb());
     g.put("private dir", layout.privateDir().toString());
     g.put("lock directory", layout.lockDir().toString());

@@ -40,6 +40,8 @@ class SmbConfTest {
         .contains("bind interfaces only = yes")
         .contains("server min protocol = SMB2_02")
         .contains("server max protocol = SMB3_11")
+        // POSIX clients (cifs -o posix) see modes, owners and symlinks; wide links stay off, which Samba requires
+        .contains("smb3 unix extensions = yes")
         .contains("passdb backend = tdbsam:" + l.passdb())
         .contains("map to guest = Never")
         .contains("disable netbios = yes");
