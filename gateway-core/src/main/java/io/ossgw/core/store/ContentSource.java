@@ -71,10 +71,14 @@ public interface ContentSource {
   final class FileRangeInputStream extends InputStream {
     /** Chunk size: four CRC lanes of 16 KiB, a few large preads per part. */
     static final int CHUNK = 256 * 1024;
+    /**
+     * Direct chunks ever allocated, at most {@link #MAX_DIRECT} (8 MiB of direct memory, outside the memory budget);
+     * they are kept in {@link #POOL} when not in use. Streams that find none free read through a heap chunk instead.
+     */
     private static final java.util.concurrent.ConcurrentLinkedQueue<ByteBuffer> POOL =
         new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private static final java.util.concurrent.atomic.AtomicInteger POOLED = new java.util.concurrent.atomic.AtomicInteger();
-    private static final int MAX_POOLED = 32;
+    private static final java.util.concurrent.atomic.AtomicInteger DIRECT = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int MAX_DIRECT = 32;
 
     private final FileChannel channel;
     private final long start;
@@ -195,20 +199,21 @@ public interface ContentSource {
     public void close() {
       ByteBuffer c = chunk;
       chunk = null;
-      if (c != null && POOLED.incrementAndGet() <= MAX_POOLED) {
+      if (c != null && c.isDirect()) {
         POOL.offer(c);
-      } else if (c != null) {
-        POOLED.decrementAndGet();
       }
     }
 
-    private static ByteBuffer take() {
+    private ByteBuffer take() {
       ByteBuffer c = POOL.poll();
       if (c != null) {
-        POOLED.decrementAndGet();
         return c;
       }
-      return ByteBuffer.allocateDirect(CHUNK);
+      if (DIRECT.incrementAndGet() <= MAX_DIRECT) {
+        return ByteBuffer.allocateDirect(CHUNK);
+      }
+      DIRECT.decrementAndGet();
+      return ByteBuffer.allocate((int) Math.min(CHUNK, end - start));
     }
   }
 }

@@ -133,6 +133,20 @@ class UploadCrcTest {
       assertThat(got).isEqualTo(Arrays.copyOfRange(data, 1000, 501_000));
       assertThat(in.crc64()).hasValue(io.ossgw.core.util.Crc64.of(data, 1000, 500_000));
       in.close();
+      // more streams open at once than there are pooled direct chunks: the rest read through heap chunks
+      List<ContentSource.FileRangeInputStream> open = new java.util.ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        var s = (ContentSource.FileRangeInputStream) ContentSource.ofFileRange(ch, i, 100_000 + i).openStream();
+        assertThat(s.read()).isEqualTo(data[i] & 0xff);
+        open.add(s);
+      }
+      for (int i = 0; i < open.size(); i++) {
+        var s = open.get(i);
+        byte[] rest = s.readAllBytes();
+        assertThat(rest).isEqualTo(Arrays.copyOfRange(data, i + 1, 100_000 + 2 * i));
+        assertThat(s.crc64()).hasValue(io.ossgw.core.util.Crc64.of(data, i, 100_000 + i));
+        s.close();
+      }
     }
   }
 
