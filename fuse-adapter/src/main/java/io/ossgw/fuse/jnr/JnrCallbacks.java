@@ -4,6 +4,7 @@ import io.ossgw.core.vfs.Caller;
 import io.ossgw.fuse.FuseConnection;
 import io.ossgw.fuse.FuseFilesystem;
 import io.ossgw.fuse.FuseOptions;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import jnr.ffi.Memory;
@@ -56,7 +57,7 @@ final class JnrCallbacks {
     this.lib = lib;
     this.fs = fs;
     this.blksize = Math.min(fs.preferredIoSize(), FuseOptions.LIBFUSE2_MAX_REQUEST);
-    this.scratch = new ScratchPool(NativeLayout.RUNTIME, maxRequest, 64);
+    this.scratch = new ScratchPool(NativeLayout.RUNTIME, maxRequest, 4);
     this.ops = new FuseOperations(NativeLayout.RUNTIME);
     // Native memory for the struct, held here until the libfuse loop has ended.
     this.opsMemory = Memory.allocateDirect(NativeLayout.RUNTIME, Struct.size(ops));
@@ -184,55 +185,30 @@ final class JnrCallbacks {
     });
   }
 
+  /**
+   * READ and WRITE hand the VFS a direct ByteBuffer over libfuse's own request buffer (valid only during the call, the
+   * same contract as the jfuse binding's): no copy through a scratch buffer, which was one more memcpy of every byte
+   * read or written (issue 14).
+   */
+  private static ByteBuffer view(Pointer buf, long size) {
+    return MemorySegment.ofAddress(buf.address()).reinterpret(size).asByteBuffer();
+  }
+
   private int read(String path, Pointer buf, long size, long offset, Pointer fi) {
-    ScratchPool.Scratch s = scratch.acquire();
     try {
       long fh = fi.getLong(NativeLayout.FI_FH);
-      int done = 0;
-      // One pass normally: requests are at most max_read, the buffers' size. Longer ones are split.
-      while (done < size) {
-        int want = (int) Math.min(size - done, s.capacity);
-        ByteBuffer bb = s.buffer.clear().limit(want);
-        int n = fs.read(path, fh, offset + done, bb);
-        if (n < 0) {
-          return done > 0 ? done : n;
-        }
-        buf.transferFrom(done, s.pointer, 0, n);
-        done += n;
-        if (n < want) {
-          break;
-        }
-      }
-      return done;
+      return fs.read(path, fh, offset, view(buf, size));
     } catch (Throwable t) {
       return glue("read", path, t);
-    } finally {
-      scratch.release(s);
     }
   }
 
   private int write(String path, Pointer buf, long size, long offset, Pointer fi) {
-    ScratchPool.Scratch s = scratch.acquire();
     try {
       long fh = fi.getLong(NativeLayout.FI_FH);
-      int done = 0;
-      while (done < size) {
-        int n = (int) Math.min(size - done, s.capacity);
-        buf.transferTo(done, s.pointer, 0, n);
-        int w = fs.write(path, fh, offset + done, s.buffer.clear().limit(n));
-        if (w < 0) {
-          return done > 0 ? done : w;
-        }
-        done += w;
-        if (w < n) {
-          break;
-        }
-      }
-      return done;
+      return fs.write(path, fh, offset, view(buf, size));
     } catch (Throwable t) {
       return glue("write", path, t);
-    } finally {
-      scratch.release(s);
     }
   }
 

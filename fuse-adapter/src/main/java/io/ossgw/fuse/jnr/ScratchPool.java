@@ -6,7 +6,8 @@ import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 
 /**
- * Reusable direct buffers for READ, WRITE and READLINK: the FUSE request buffer is copied into (or out of) one with a
+ * Reusable direct buffers for READLINK (READ and WRITE use a view of libfuse's buffer instead, see {@code
+ * JnrCallbacks#view}): the link target is copied out of one with a
  * native {@code memcpy} ({@link Pointer#transferTo}/{@link Pointer#transferFrom} between two direct pointers), and
  * the VFS sees an ordinary direct {@link ByteBuffer}. Nothing is allocated per request once the pool is warm.
  *

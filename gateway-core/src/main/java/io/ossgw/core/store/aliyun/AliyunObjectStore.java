@@ -50,10 +50,13 @@ import java.util.Set;
 /**
  * {@link ObjectStore} over aliyun-sdk-oss 3.18.5.
  *
- * <p>Two SDK clients share one configuration: {@code client} for metadata and writes with the SDK's CRC-64 check on
- * (uploads are verified end to end), and {@code readClient} for ranged GETs with it off, because the SDK cannot check
- * a ranged stream anyway and would only spend CPU on it (reference/oss-api.md §5). The SDK's own retries are off;
- * {@link io.ossgw.core.store.RetryingObjectStore} retries with backoff.
+ * <p>Two SDK clients share one configuration: {@code client} for metadata and writes, and {@code readClient} for
+ * ranged GETs. Both have the SDK's CRC-64 check off: uploads are checked here instead ({@link UploadCrc}: PutObject,
+ * UploadPart, and CompleteMultipartUpload from the parts' CRCs), with ossgw's {@link io.ossgw.core.util.Crc64}
+ * computed while the body is read from the spool, at a third of the SDK's CPU; ranged GETs cannot be checked against
+ * the whole object's CRC anyway (reference/oss-api.md §5). The SDK's own retries are off; {@link
+ * io.ossgw.core.store.RetryingObjectStore} retries with backoff (a CRC mismatch is transient, so the body is sent
+ * again).
  */
 public final class AliyunObjectStore implements ObjectStore {
   private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
@@ -66,7 +69,7 @@ public final class AliyunObjectStore implements ObjectStore {
   /** Builds the clients from the engine configuration (endpoint, region, V1/V4, timeouts, credentials). */
   public AliyunObjectStore(EngineConfig config) {
     this.bucket = config.bucket();
-    this.client = OssClients.build(config, true);
+    this.client = OssClients.build(config, false);
     this.readClient = OssClients.build(config, false);
     this.contentMd5 = config.contentMd5();
   }
@@ -212,13 +215,14 @@ public final class AliyunObjectStore implements ObjectStore {
 
   @Override
   public WriteResult putObject(String key, ContentSource body, WriteMeta meta) {
-    try (InputStream in = body.openStream()) {
+    try (UploadCrc.Body in = UploadCrc.open(body)) {
       ObjectMetadata md = toMetadata(meta, body.length());
       if (contentMd5) {
         md.setContentMD5(md5Base64(body));
       }
       PutObjectRequest req = new PutObjectRequest(bucket, key, in, md);
       PutObjectResult r = client.putObject(req);
+      UploadCrc.check(in.crc64(), r.getServerCRC(), r.getRequestId(), "PutObject " + key);
       return new WriteResult(unquote(r.getETag()), crc(r.getServerCRC()));
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "PutObject " + key + ": " + e, e);
@@ -252,13 +256,14 @@ public final class AliyunObjectStore implements ObjectStore {
 
   @Override
   public PartETag uploadPart(String key, String uploadId, int partNumber, ContentSource body) {
-    try (InputStream in = body.openStream()) {
+    try (UploadCrc.Body in = UploadCrc.open(body)) {
       UploadPartRequest req = new UploadPartRequest(bucket, key, uploadId, partNumber, in, body.length());
       if (contentMd5) {
         req.setMd5Digest(md5Base64(body));
       }
-      String etag = client.uploadPart(req).getPartETag().getETag();
-      return new PartETag(partNumber, unquote(etag), body.length());
+      var r = client.uploadPart(req);
+      Long crc = UploadCrc.check(in.crc64(), r.getServerCRC(), r.getRequestId(), "UploadPart " + key + " #" + partNumber);
+      return new PartETag(partNumber, unquote(r.getPartETag().getETag()), body.length(), crc);
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "UploadPart " + key + ": " + e, e);
     } catch (RuntimeException e) {
@@ -297,6 +302,7 @@ public final class AliyunObjectStore implements ObjectStore {
     try {
       CompleteMultipartUploadResult r = client.completeMultipartUpload(
           new CompleteMultipartUploadRequest(bucket, key, uploadId, sdkParts));
+      UploadCrc.check(UploadCrc.combine(parts), r.getServerCRC(), r.getRequestId(), "CompleteMultipartUpload " + key);
       return new WriteResult(unquote(r.getETag()), crc(r.getServerCRC()));
     } catch (RuntimeException e) {
       throw OssErrors.map(e, "CompleteMultipartUpload " + key);
