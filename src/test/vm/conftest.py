@@ -12,6 +12,7 @@ src/test/e2e/conftest.py, as the reliability suite does, so all suites share one
 import importlib.util
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,24 @@ HOST = "10.0.2.2"  # the host's loopback as the guest sees it (QEMU user-mode ne
 def scale(short, long):
     """The size of a workload: `short` in CI, `long` with OSSGW_VM=long."""
     return long if LONG else short
+
+
+def _port_free(port, kind=socket.SOCK_STREAM):
+    with socket.socket(socket.AF_INET, kind) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def skip_unless_standard_nfs_ports_free():
+    """Skips the test when 127.0.0.1's standard ports 111 (rpcbind, TCP and UDP) or 2049 (NFS) are taken: the
+    tests that mount without port options (the kernel asks rpcbind on 111) need the gateway there."""
+    busy = [p for p, k in ((111, socket.SOCK_STREAM), (111, socket.SOCK_DGRAM), (2049, socket.SOCK_STREAM))
+            if not _port_free(p, k)]
+    if busy:
+        pytest.skip(f"ports {busy} of 127.0.0.1 are taken; the short form needs 111 (rpcbind) and 2049")
 
 
 @pytest.fixture(scope="session")
