@@ -9,7 +9,6 @@ src/test/e2e/conftest.py, as the reliability suite does, so all suites share one
   it as /job/lib.sh;
 - `scale(short, long)`: the size of a workload; OSSGW_VM=long selects the long form.
 """
-import importlib.util
 import os
 import shutil
 import socket
@@ -25,18 +24,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 _E2E = HERE.parents[0] / "e2e"
 sys.path.insert(0, str(_E2E))  # e2e_support, importable by the tests of this lane
-_spec = importlib.util.spec_from_file_location("ossgw_e2e_fixtures_vm", _E2E / "conftest.py")
-_e2e = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_e2e)
-
+from e2e_fixtures import export_e2e_fixtures  # noqa: E402
 from e2e_support import OSSGW, free_port, http_get, log, stop_process, wait_until  # noqa: E402
 
-emulator = _e2e.emulator
-_session_cleanup = _e2e._session_cleanup
-ossgw_built = _e2e.ossgw_built
-workdir = _e2e.workdir
-mounts = _e2e.mounts
-new_bucket = _e2e.new_bucket
+export_e2e_fixtures(globals(), "ossgw_e2e_fixtures_vm")
 
 LONG = os.environ.get("OSSGW_VM", "short") == "long"
 RUN = HERE / "run.sh"
