@@ -5,13 +5,8 @@
 # The read is cold: the file's pages are dropped first (dd iflag=nocache count=0, i.e. POSIX_FADV_DONTNEED).
 set -euo pipefail
 LABEL=$1 OPTS=${2:-} JOPTS=${3:-} MIB=${MIB:-1024} ROUNDS=${ROUNDS:-2}
-ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
-WORK=$(mktemp -d /tmp/dd-cpu.XXXX); M=$WORK/mnt; mkdir -p "$M"
-export OSSGW_NO_BUILD=1 OSS_ACCESS_KEY_ID=${AK:-ak} OSS_ACCESS_KEY_SECRET=${SK:-sk}
-OSSGW_JAVA_OPTS="$JOPTS" "$ROOT/ossgw" mount "${BUCKET:-probe}" "$M" -o "url=$ENDPOINT,state_dir=$WORK/state${OPTS:+,$OPTS}" >"$WORK/mount.log" 2>&1
-trap 'rm -f "$M/dd-cpu.bin"; fusermount -u "$M" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-PID=$(pgrep -f "quarkus-run.jar mount ${BUCKET:-probe} $M" | head -1)
-cpu() { awk '{print $14+$15}' "/proc/$PID/stat"; }
+. "$(dirname "$0")/fuse-mount.sh"
+bench_mount dd-cpu 'rm -f "$M/dd-cpu.bin"'
 secs() { printf '%.2f' "$(echo "($2-$1)/$(getconf CLK_TCK)" | bc -l)"; }
 out="$LABEL:"
 for r in $(seq "$ROUNDS"); do

@@ -5,13 +5,8 @@
 #   src/test/bench/get-cpu.sh LABEL [MOUNT_OPTIONS] [JAVA_OPTIONS]
 set -euo pipefail
 LABEL=$1 OPTS=${2:-} JOPTS=${3:-}
-ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
-WORK=$(mktemp -d /tmp/get-cpu.XXXX); M=$WORK/mnt; mkdir -p "$M"
-export OSSGW_NO_BUILD=1 OSS_ACCESS_KEY_ID=${AK:-ak} OSS_ACCESS_KEY_SECRET=${SK:-sk}
-OSSGW_JAVA_OPTS="$JOPTS" "$ROOT/ossgw" mount "${BUCKET:-probe}" "$M" -o "url=$ENDPOINT,state_dir=$WORK/state${OPTS:+,$OPTS}" >"$WORK/mount.log" 2>&1
-trap 'fusermount -u "$M" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-PID=$(pgrep -f "quarkus-run.jar mount ${BUCKET:-probe} $M" | head -1)
-cpu() { awk '{print $14+$15}' "/proc/$PID/stat"; }
+. "$(dirname "$0")/fuse-mount.sh"
+bench_mount get-cpu
 out="$LABEL:"
 for d in ${DIRS:-ls ls2 ls3}; do
   ls -l "$M/$d" >/dev/null

@@ -6,14 +6,9 @@
 # Usage (as root, emulator and ENDPOINT as in ls-cpu-curve.sh): src/test/bench/touch-cpu.sh LABEL [MOUNT_OPTIONS] [JAVA_OPTIONS]
 set -euo pipefail
 LABEL=$1 OPTS=${2:-} JOPTS=${3:-} N=${N:-1000}
-ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
-WORK=$(mktemp -d /tmp/touch-cpu.XXXX); M=$WORK/mnt; mkdir -p "$M"
-export OSSGW_NO_BUILD=1 OSS_ACCESS_KEY_ID=${AK:-ak} OSS_ACCESS_KEY_SECRET=${SK:-sk}
-OSSGW_JAVA_OPTS="$JOPTS" "$ROOT/ossgw" mount "${BUCKET:-probe}" "$M" -o "url=$ENDPOINT,state_dir=$WORK/state${OPTS:+,$OPTS}" >"$WORK/mount.log" 2>&1
+. "$(dirname "$0")/fuse-mount.sh"
+bench_mount touch-cpu 'rm -rf "${D:-}"'
 D=$M/touch-$(date +%s%N)
-trap 'rm -rf "$D"; fusermount -u "$M" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-PID=$(pgrep -f "quarkus-run.jar mount ${BUCKET:-probe} $M" | head -1)
-cpu() { awk '{print $14+$15}' "/proc/$PID/stat"; }
 mkdir "$D"
 for r in $(seq "${ROUNDS:-1}"); do
   mkdir "$D/$r"; ls "$D/$r" >/dev/null

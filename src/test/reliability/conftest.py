@@ -5,7 +5,6 @@ new_bucket, workdir, ossgw_built, the session clean-up), loaded from src/test/e2
 definition. Each scenario has a short form (the default, what .ci/run runs) and a long form, selected with
 OSSGW_RELIABILITY=long (see docs/reliability.md); `scale(short, long)` picks the size of a scenario.
 """
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -14,16 +13,9 @@ import pytest
 
 _E2E = Path(__file__).resolve().parents[1] / "e2e"
 sys.path.insert(0, str(_E2E))  # e2e_support, importable by the tests of this suite
-_spec = importlib.util.spec_from_file_location("ossgw_e2e_fixtures", _E2E / "conftest.py")
-_e2e = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_e2e)
+from e2e_fixtures import export_e2e_fixtures  # noqa: E402
 
-emulator = _e2e.emulator
-_session_cleanup = _e2e._session_cleanup
-ossgw_built = _e2e.ossgw_built
-workdir = _e2e.workdir
-mounts = _e2e.mounts
-new_bucket = _e2e.new_bucket
+export_e2e_fixtures(globals(), "ossgw_e2e_fixtures")
 
 LONG = os.environ.get("OSSGW_RELIABILITY", "short") == "long"
 

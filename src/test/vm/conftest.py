@@ -9,9 +9,9 @@ src/test/e2e/conftest.py, as the reliability suite does, so all suites share one
   it as /job/lib.sh;
 - `scale(short, long)`: the size of a workload; OSSGW_VM=long selects the long form.
 """
-import importlib.util
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -24,18 +24,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 _E2E = HERE.parents[0] / "e2e"
 sys.path.insert(0, str(_E2E))  # e2e_support, importable by the tests of this lane
-_spec = importlib.util.spec_from_file_location("ossgw_e2e_fixtures_vm", _E2E / "conftest.py")
-_e2e = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_e2e)
-
+from e2e_fixtures import export_e2e_fixtures  # noqa: E402
 from e2e_support import OSSGW, free_port, http_get, log, stop_process, wait_until  # noqa: E402
 
-emulator = _e2e.emulator
-_session_cleanup = _e2e._session_cleanup
-ossgw_built = _e2e.ossgw_built
-workdir = _e2e.workdir
-mounts = _e2e.mounts
-new_bucket = _e2e.new_bucket
+export_e2e_fixtures(globals(), "ossgw_e2e_fixtures_vm")
 
 LONG = os.environ.get("OSSGW_VM", "short") == "long"
 RUN = HERE / "run.sh"
@@ -46,6 +38,24 @@ HOST = "10.0.2.2"  # the host's loopback as the guest sees it (QEMU user-mode ne
 def scale(short, long):
     """The size of a workload: `short` in CI, `long` with OSSGW_VM=long."""
     return long if LONG else short
+
+
+def _port_free(port, kind=socket.SOCK_STREAM):
+    with socket.socket(socket.AF_INET, kind) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def skip_unless_standard_nfs_ports_free():
+    """Skips the test when 127.0.0.1's standard ports 111 (rpcbind, TCP and UDP) or 2049 (NFS) are taken: the
+    tests that mount without port options (the kernel asks rpcbind on 111) need the gateway there."""
+    busy = [p for p, k in ((111, socket.SOCK_STREAM), (111, socket.SOCK_DGRAM), (2049, socket.SOCK_STREAM))
+            if not _port_free(p, k)]
+    if busy:
+        pytest.skip(f"ports {busy} of 127.0.0.1 are taken; the short form needs 111 (rpcbind) and 2049")
 
 
 @pytest.fixture(scope="session")

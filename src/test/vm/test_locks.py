@@ -7,10 +7,8 @@ processes on one mount would mostly be settled by the client's own lock list bef
 command that could wait is under `timeout`; the job fails on the first wrong answer and prints how long grants took.
 """
 import re
-import socket
 
-import pytest
-
+from conftest import skip_unless_standard_nfs_ports_free
 from e2e_support import log
 
 # locks.pl CMD FILE TYPE START LEN [RELEASE_FILE]: fcntl(2) locks from the guest's perl.
@@ -143,20 +141,8 @@ echo LOCKS OK
 """
 
 
-def _port_free(port, kind=socket.SOCK_STREAM):
-    with socket.socket(socket.AF_INET, kind) as s:
-        try:
-            s.bind(("127.0.0.1", port))
-            return True
-        except OSError:
-            return False
-
-
 def test_flock_and_fcntl_contend_through_the_gateway(gateway, guest, new_bucket, workdir):
-    busy = [p for p, k in ((111, socket.SOCK_STREAM), (111, socket.SOCK_DGRAM), (2049, socket.SOCK_STREAM))
-            if not _port_free(p, k)]
-    if busy:
-        pytest.skip(f"ports {busy} of 127.0.0.1 are taken; the short form needs 111 (rpcbind) and 2049")
+    skip_unless_standard_nfs_ports_free()
     gw = gateway({"ossgw.nfs.rpcbind": "true"}, nfs_port=2049)
     pl = workdir / "locks.pl"
     pl.write_text(LOCKS_PL)

@@ -5,11 +5,8 @@ the bucket through the SDK). Times the jobs print ("TIME step s") are logged; un
 not by the gateway (docs/nfs-benchmarks.md).
 """
 import re
-import socket
 
-import pytest
-
-from conftest import HERE, scale
+from conftest import HERE, scale, skip_unless_standard_nfs_ports_free
 from e2e_support import all_keys, log
 
 WORKLOAD = HERE / "jobs" / "nfs-workload.sh"
@@ -42,15 +39,6 @@ def test_explicit_v3_mount_runs_the_workload(gateway, guest, new_bucket):
     assert bucket.get_object("p/append").read() == b"first\nsecond\n"
 
 
-def _port_free(port, kind=socket.SOCK_STREAM):
-    with socket.socket(socket.AF_INET, kind) as s:
-        try:
-            s.bind(("127.0.0.1", port))
-            return True
-        except OSError:
-            return False
-
-
 SHORT_FORM = r"""
 . /job/lib.sh
 mkdir -p /mnt/s
@@ -73,10 +61,7 @@ def test_short_form_mount_falls_back_to_v3_at_once(gateway, guest, new_bucket):
     """`mount -t nfs HOST:/BUCKET /mnt` (what README documents): rpcbind on 111, NFS on 2049; the client's NFSv4
     attempts get PROG_MISMATCH and it falls back to v3 at once."""
     _, bucket = new_bucket
-    busy = [p for p, k in ((111, socket.SOCK_STREAM), (111, socket.SOCK_DGRAM), (2049, socket.SOCK_STREAM))
-            if not _port_free(p, k)]
-    if busy:
-        pytest.skip(f"ports {busy} of 127.0.0.1 are taken; the short form needs 111 (rpcbind) and 2049")
+    skip_unless_standard_nfs_ports_free()
     gw = gateway({"ossgw.nfs.rpcbind": "true"}, nfs_port=2049)
     # 8 s: a mount that waits for an NFSv4 timeout takes far longer; TCG makes even the quick path take ~1-2 s
     rc, out = guest(SHORT_FORM, env={"BUCKET": gw.bucket, "MAX_MOUNT_MS": 8000})

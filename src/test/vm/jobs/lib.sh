@@ -43,3 +43,107 @@ manifest() {
 }
 # dmesg_errors: the kernel's messages of level err or worse
 dmesg_errors() { dmesg --level=emerg,alert,crit,err 2>/dev/null || true; }
+
+# The workload steps the NFS and the SMB jobs share. They act on $MP (the mount point) and stop the job on the first
+# difference; the values later checks compare against are left in globals: sum (sha256 of the big file, by
+# step_dd) and want (the mtime touch -d set, by step_touch_d).
+# step_dd: $DD_MB MB written with dd (fsync) and read back after dropping the page cache, checksums compared
+step_dd() {
+  note "dd $DD_MB MB write + read back with checksums"
+  dd if=/dev/urandom of=/tmp/big bs=1M count="$DD_MB" status=none
+  sum=$(sha256sum < /tmp/big)
+  timed dd-write dd if=/tmp/big of=$MP/big bs=1M conv=fsync status=none
+  rm /tmp/big
+  echo 3 > /proc/sys/vm/drop_caches
+  timed dd-read sh -c "dd if=$MP/big bs=1M status=none | sha256sum > /tmp/big.sum"
+  expect_eq "sha256 of the big file read back" "$sum" "$(cat /tmp/big.sum)"
+  expect_eq "size of the big file" $((DD_MB * 1048576)) "$(stat -c %s $MP/big)"
+}
+small_create() { local i=1; while [ $i -le "$SMALL_FILES" ]; do echo "small file $i" > $MP/small/f$i; i=$((i + 1)); done; }
+# step_small_files: $SMALL_FILES small files in small/, created one by one, then listed with ls -l
+step_small_files() {
+  note "$SMALL_FILES small files created and listed"
+  mkdir $MP/small
+  timed small-create small_create
+  timed small-list sh -c "ls -l $MP/small > /tmp/small.ls"
+  expect_eq "entries listed in small/" "$SMALL_FILES" "$(ls $MP/small | wc -l)"
+  expect_eq "content of small/f$SMALL_FILES" "small file $SMALL_FILES" "$(cat $MP/small/f$SMALL_FILES)"
+}
+# make_tree: the local tree /tmp/tree (files and directories with fixed modes and mtimes, three symlinks), its
+# tarball /tmp/tree.tar and its manifest /tmp/tree.manifest, for tar x and cp -a onto the mount
+make_tree() {
+  local T=/tmp/tree i=0 dir n
+  mkdir -p $T/a/b/c $T/d/e $T/empty $T/private
+  for dir in $T $T/a $T/a/b $T/a/b/c $T/d $T/d/e $T/private; do
+    for n in 1 2 3; do i=$((i + 1)); head -c $((i * 1537)) /dev/urandom > $dir/file$n; done
+  done
+  chmod 0600 $T/a/file1; chmod 0755 $T/a/b/file2; chmod 0640 $T/d/file3; chmod 0444 $T/d/e/file1
+  ln -s ../d/file1 $T/a/link-to-d; ln -s does-not-exist $T/dangling; ln -s /etc/hostname $T/d/absolute
+  find $T -depth ! -type l -exec touch -d '2001-02-03 04:05:06' {} +
+  touch -d '2003-04-05 06:07:08' $T/a/b/c/file1 $T/a/b  # a few different times
+  chmod 0700 $T/private; chmod 0750 $T/d/e; chmod 0755 $T/a
+  touch -d '2004-05-06 07:08:09' $T/private $T/d/e $T/empty
+  (cd /tmp && tar cf /tmp/tree.tar tree)
+  manifest $T > /tmp/tree.manifest
+}
+# step_renames: mkdir -p, rename of a directory, rename over an existing file, move to another directory (leaves
+# p/q2/r/moved with "one"); the job then does its own rm -rf
+step_renames() {
+  note "mkdir -p, rename of files and directories, rename over an existing file, rm -rf"
+  mkdir -p $MP/p/q/r
+  echo inner > $MP/p/q/r/inner
+  mv $MP/p/q $MP/p/q2
+  expect_eq "file inside a renamed directory" inner "$(cat $MP/p/q2/r/inner)"
+  [ ! -e $MP/p/q ] || fail "p/q still exists after its rename"
+  echo one > $MP/p/one; echo two > $MP/p/two
+  mv $MP/p/one $MP/p/two
+  expect_eq "rename over an existing file" one "$(cat $MP/p/two)"
+  [ ! -e $MP/p/one ] || fail "p/one still exists after rename over p/two"
+  mv $MP/p/two $MP/p/q2/r/moved
+  expect_eq "file moved to another directory" one "$(cat $MP/p/q2/r/moved)"
+}
+# step_touch_d: touch -d on the file p/mode, the non-empty directories p/q2 and p; sets want (the mtime in s)
+step_touch_d() {
+  touch -d '2002-03-04 05:06:07' $MP/p/mode $MP/p/q2 $MP/p
+  want=$(date -d '2002-03-04 05:06:07' +%s)
+  expect_eq "mtime of a file after touch -d" "$want" "$(stat -c %Y $MP/p/mode)"
+  expect_eq "mtime of a non-empty directory after touch -d" "$want" "$(stat -c %Y $MP/p/q2)"
+  expect_eq "mtime of a non-empty directory (two levels) after touch -d" "$want" "$(stat -c %Y $MP/p)"
+}
+# step_truncate_append: truncate down and up (the grown end reads as zeros), then >> appends
+step_truncate_append() {
+  note "truncate, append"
+  printf '0123456789' > $MP/p/trunc
+  truncate -s 4 $MP/p/trunc
+  expect_eq "content after truncate -s 4" 0123 "$(cat $MP/p/trunc)"
+  truncate -s 4100 $MP/p/trunc
+  expect_eq "size after truncate -s 4100" 4100 "$(stat -c %s $MP/p/trunc)"
+  expect_eq "non-zero bytes after the grown end" 0 "$(tail -c 4096 $MP/p/trunc | tr -d '\000' | wc -c)"
+  echo first > $MP/p/append; echo second >> $MP/p/append
+  expect_eq "content after append" "first
+second" "$(cat $MP/p/append)"
+}
+# step_df: df shows a size for the mount
+step_df() {
+  note "df"
+  df -k $MP > /tmp/df.out || fail "df $MP failed"
+  local blocks
+  blocks=$(awk 'NR == 2 { print $2 }' /tmp/df.out)
+  [ "${blocks:-0}" -gt 0 ] || fail "df shows no size: $(cat /tmp/df.out)"
+  cat /tmp/df.out
+}
+# verify_shared LABEL TREE_MANIFEST: what the shared steps wrote, as it must look now (TREE_MANIFEST: the manifest
+# the mount must show for tarx/tree and cpa)
+verify_shared() {
+  expect_eq "$1: sha256 of the big file" "$sum" "$(sha256sum < $MP/big)"
+  expect_eq "$1: entries in small/" "$SMALL_FILES" "$(ls $MP/small | wc -l)"
+  manifest $MP/tarx/tree > /tmp/tarx.manifest
+  expect_same "$1: tar x tree" "$2" /tmp/tarx.manifest
+  manifest $MP/cpa > /tmp/cpa.manifest
+  expect_same "$1: cp -a tree" "$2" /tmp/cpa.manifest
+  expect_eq "$1: file mtime" "$want" "$(stat -c %Y $MP/p/mode)"
+  expect_eq "$1: non-empty dir mtime" "$want" "$(stat -c %Y $MP/p/q2)"
+  expect_eq "$1: truncated size" 4100 "$(stat -c %s $MP/p/trunc)"
+  expect_eq "$1: appended" "first
+second" "$(cat $MP/p/append)"
+}

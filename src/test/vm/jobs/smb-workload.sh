@@ -51,39 +51,12 @@ restart_gateway() {
 timed mount mount_cifs $MP
 expect_eq "SMB dialect of the mount" 3.1.1 "$(opt_of $MP vers)"
 
-note "dd $DD_MB MB write + read back with checksums"
-dd if=/dev/urandom of=/tmp/big bs=1M count="$DD_MB" status=none
-sum=$(sha256sum < /tmp/big)
-timed dd-write dd if=/tmp/big of=$MP/big bs=1M conv=fsync status=none
-rm /tmp/big
-echo 3 > /proc/sys/vm/drop_caches
-timed dd-read sh -c "dd if=$MP/big bs=1M status=none | sha256sum > /tmp/big.sum"
-expect_eq "sha256 of the big file read back" "$sum" "$(cat /tmp/big.sum)"
-expect_eq "size of the big file" $((DD_MB * 1048576)) "$(stat -c %s $MP/big)"
+step_dd
 
-note "$SMALL_FILES small files created and listed"
-mkdir $MP/small
-small() { i=1; while [ $i -le "$SMALL_FILES" ]; do echo "small file $i" > $MP/small/f$i; i=$((i + 1)); done; }
-timed small-create small
-timed small-list sh -c "ls -l $MP/small > /tmp/small.ls"
-expect_eq "entries listed in small/" "$SMALL_FILES" "$(ls $MP/small | wc -l)"
-expect_eq "content of small/f$SMALL_FILES" "small file $SMALL_FILES" "$(cat $MP/small/f$SMALL_FILES)"
+step_small_files
 
 note "tar x and cp -a of a tree with fixed modes and mtimes: content and mtimes kept, modes 0755, no symlinks"
-T=/tmp/tree
-mkdir -p $T/a/b/c $T/d/e $T/empty $T/private
-i=0
-for dir in $T $T/a $T/a/b $T/a/b/c $T/d $T/d/e $T/private; do
-  for n in 1 2 3; do i=$((i + 1)); head -c $((i * 1537)) /dev/urandom > $dir/file$n; done
-done
-chmod 0600 $T/a/file1; chmod 0755 $T/a/b/file2; chmod 0640 $T/d/file3; chmod 0444 $T/d/e/file1
-ln -s ../d/file1 $T/a/link-to-d; ln -s does-not-exist $T/dangling; ln -s /etc/hostname $T/d/absolute
-find $T -depth ! -type l -exec touch -d '2001-02-03 04:05:06' {} +
-touch -d '2003-04-05 06:07:08' $T/a/b/c/file1 $T/a/b
-chmod 0700 $T/private; chmod 0750 $T/d/e; chmod 0755 $T/a
-touch -d '2004-05-06 07:08:09' $T/private $T/d/e $T/empty
-(cd /tmp && tar cf /tmp/tree.tar tree)
-manifest $T > /tmp/tree.manifest
+make_tree
 as_cifs_shows /tmp/tree.manifest > /tmp/tree.cifs
 mkdir $MP/tarx
 timed tar-x sh -c "tar xf /tmp/tree.tar -C $MP/tarx 2>/tmp/tar.err; echo \$? > /tmp/tar.rc"
@@ -93,7 +66,7 @@ expect_eq "tar x: symlinks refused with EOPNOTSUPP" 3 \
 expect_eq "tar x: no other error" 3 "$(grep -vc 'Exiting with failure' /tmp/tar.err)"
 manifest $MP/tarx/tree > /tmp/tarx.manifest
 expect_same "tar x: the extracted tree (owner, mtime of files and dirs, content)" /tmp/tree.cifs /tmp/tarx.manifest
-timed cp-a sh -c "cp -a $T $MP/cpa 2>/tmp/cp.err; echo \$? > /tmp/cp.rc"
+timed cp-a sh -c "cp -a /tmp/tree $MP/cpa 2>/tmp/cp.err; echo \$? > /tmp/cp.rc"
 [ "$(cat /tmp/cp.rc)" != 0 ] || fail "cp -a reported no error for 3 symlinks"
 expect_eq "cp -a: symlinks refused with EOPNOTSUPP" 3 \
   "$(grep -c 'cannot create symbolic link.*Operation not supported' /tmp/cp.err)"
@@ -101,18 +74,7 @@ expect_eq "cp -a: no other error" 3 "$(wc -l < /tmp/cp.err)"
 manifest $MP/cpa > /tmp/cpa.manifest
 expect_same "cp -a: the copied tree" /tmp/tree.cifs /tmp/cpa.manifest
 
-note "mkdir -p, rename of files and directories, rename over an existing file, rm -rf"
-mkdir -p $MP/p/q/r
-echo inner > $MP/p/q/r/inner
-mv $MP/p/q $MP/p/q2
-expect_eq "file inside a renamed directory" inner "$(cat $MP/p/q2/r/inner)"
-[ ! -e $MP/p/q ] || fail "p/q still exists after its rename"
-echo one > $MP/p/one; echo two > $MP/p/two
-mv $MP/p/one $MP/p/two
-expect_eq "rename over an existing file" one "$(cat $MP/p/two)"
-[ ! -e $MP/p/one ] || fail "p/one still exists after rename over p/two"
-mv $MP/p/two $MP/p/q2/r/moved
-expect_eq "file moved to another directory" one "$(cat $MP/p/q2/r/moved)"
+step_renames
 cp -r $MP/cpa $MP/doomed
 timed rm-rf rm -rf $MP/doomed
 [ ! -e $MP/doomed ] || fail "rm -rf left doomed"
@@ -125,11 +87,7 @@ expect_eq "mode after chmod 0604 (file_mode: chmod is not carried)" 755 "$(stat 
 expect_eq "dir mode after chmod 0701 (dir_mode)" 755 "$(stat -c %a $MP/p/q2)"
 chown 1000:1000 $MP/p/mode || fail "chown failed"
 expect_eq "owner after chown (not carried)" 0:0 "$(stat -c %u:%g $MP/p/mode)"
-touch -d '2002-03-04 05:06:07' $MP/p/mode $MP/p/q2 $MP/p
-want=$(date -d '2002-03-04 05:06:07' +%s)
-expect_eq "mtime of a file after touch -d" "$want" "$(stat -c %Y $MP/p/mode)"
-expect_eq "mtime of a non-empty directory after touch -d" "$want" "$(stat -c %Y $MP/p/q2)"
-expect_eq "mtime of a non-empty directory (two levels) after touch -d" "$want" "$(stat -c %Y $MP/p)"
+step_touch_d
 
 note "ln -s (EOPNOTSUPP), ln (EACCES), mkfifo (EPERM on 6.1, EOPNOTSUPP later)"
 if ln -s q2/r/moved $MP/p/sym 2>/tmp/ln.err; then fail "ln -s succeeded"; fi
@@ -140,22 +98,8 @@ if mkfifo $MP/p/fifo 2>/tmp/fifo.err; then fail "mkfifo succeeded"; fi
 grep -q -e "Operation not permitted" -e "Operation not supported" /tmp/fifo.err || fail "mkfifo: $(cat /tmp/fifo.err)"
 [ ! -e $MP/p/sym ] && [ ! -e $MP/p/hard ] && [ ! -e $MP/p/fifo ] || fail "a refused link or fifo left a name"
 
-note "truncate, append"
-printf '0123456789' > $MP/p/trunc
-truncate -s 4 $MP/p/trunc
-expect_eq "content after truncate -s 4" 0123 "$(cat $MP/p/trunc)"
-truncate -s 4100 $MP/p/trunc
-expect_eq "size after truncate -s 4100" 4100 "$(stat -c %s $MP/p/trunc)"
-expect_eq "non-zero bytes after the grown end" 0 "$(tail -c 4096 $MP/p/trunc | tr -d '\000' | wc -c)"
-echo first > $MP/p/append; echo second >> $MP/p/append
-expect_eq "content after append" "first
-second" "$(cat $MP/p/append)"
-
-note "df"
-df -k $MP > /tmp/df.out || fail "df $MP failed"
-blocks=$(awk 'NR == 2 { print $2 }' /tmp/df.out)
-[ "${blocks:-0}" -gt 0 ] || fail "df shows no size: $(cat /tmp/df.out)"
-cat /tmp/df.out
+step_truncate_append
+step_df
 
 note "a symlink written by another OSS client (pre/link -> target.txt): not listed, readlink and open work"
 expect_eq "names listed in pre/" target.txt "$(ls $MP/pre)"
@@ -169,17 +113,7 @@ mv $MP/ino/file $MP/ino/file2; mv $MP/ino/dir $MP/ino/dir2
 grep " $MP cifs " /proc/mounts | grep -q serverino || fail "the mount does not use the server's inode numbers"
 
 verify_all() { # everything written above, as it must look now
-  expect_eq "$1: sha256 of the big file" "$sum" "$(sha256sum < $MP/big)"
-  expect_eq "$1: entries in small/" "$SMALL_FILES" "$(ls $MP/small | wc -l)"
-  manifest $MP/tarx/tree > /tmp/tarx.manifest
-  expect_same "$1: tar x tree" /tmp/tree.cifs /tmp/tarx.manifest
-  manifest $MP/cpa > /tmp/cpa.manifest
-  expect_same "$1: cp -a tree" /tmp/tree.cifs /tmp/cpa.manifest
-  expect_eq "$1: file mtime" "$want" "$(stat -c %Y $MP/p/mode)"
-  expect_eq "$1: non-empty dir mtime" "$want" "$(stat -c %Y $MP/p/q2)"
-  expect_eq "$1: truncated size" 4100 "$(stat -c %s $MP/p/trunc)"
-  expect_eq "$1: appended" "first
-second" "$(cat $MP/p/append)"
+  verify_shared "$1" /tmp/tree.cifs
   expect_eq "$1: inode number of a renamed file" "$ino_file" "$(stat -c %i $MP/ino/file2)"
   expect_eq "$1: inode number of a renamed directory" "$ino_dir" "$(stat -c %i $MP/ino/dir2)"
   expect_eq "$1: inode number of a file below a renamed directory" "$ino_inner" "$(stat -c %i $MP/ino/dir2/sub/inner)"

@@ -81,14 +81,7 @@ public final class Crc64 {
     while (end - i >= 16) {
       long a = (long) LONG_LE.get(buf, i) ^ c;
       long b = (long) LONG_LE.get(buf, i + 8);
-      c = t[15 * 256 + (int) (a & 0xff)] ^ t[14 * 256 + (int) ((a >>> 8) & 0xff)]
-          ^ t[13 * 256 + (int) ((a >>> 16) & 0xff)] ^ t[12 * 256 + (int) ((a >>> 24) & 0xff)]
-          ^ t[11 * 256 + (int) ((a >>> 32) & 0xff)] ^ t[10 * 256 + (int) ((a >>> 40) & 0xff)]
-          ^ t[9 * 256 + (int) ((a >>> 48) & 0xff)] ^ t[8 * 256 + (int) (a >>> 56)]
-          ^ t[7 * 256 + (int) (b & 0xff)] ^ t[6 * 256 + (int) ((b >>> 8) & 0xff)]
-          ^ t[5 * 256 + (int) ((b >>> 16) & 0xff)] ^ t[4 * 256 + (int) ((b >>> 24) & 0xff)]
-          ^ t[3 * 256 + (int) ((b >>> 32) & 0xff)] ^ t[2 * 256 + (int) ((b >>> 40) & 0xff)]
-          ^ t[256 + (int) ((b >>> 48) & 0xff)] ^ t[(int) (b >>> 56)];
+      c = fold16(t, a, b);
       i += 16;
     }
     while (i < end) {
@@ -118,9 +111,7 @@ public final class Crc64 {
       c2 = fold8(t, d);
       c3 = fold8(t, e);
     }
-    long r = multModP(LANE_SHIFT, ~c0) ^ ~c1;
-    r = multModP(LANE_SHIFT, r) ^ ~c2;
-    return multModP(LANE_SHIFT, r) ^ ~c3;
+    return join(c0, c1, c2, c3);
   }
 
   /** {@link #lanes(long, byte[], int)} over a little-endian view of a (direct) buffer at absolute index {@code off}. */
@@ -140,9 +131,28 @@ public final class Crc64 {
       c2 = fold8(t, d);
       c3 = fold8(t, e);
     }
+    return join(c0, c1, c2, c3);
+  }
+
+  /**
+   * The CRC of the four lanes' data in order from the lanes' registers {@code c0..c3} (the first lane started from
+   * the CRC so far, the others from zero): each CRC so far shifted over one more lane, xor-ed with the next lane's.
+   */
+  private static long join(long c0, long c1, long c2, long c3) {
     long r = multModP(LANE_SHIFT, ~c0) ^ ~c1;
     r = multModP(LANE_SHIFT, r) ^ ~c2;
     return multModP(LANE_SHIFT, r) ^ ~c3;
+  }
+
+  /**
+   * The register after 16 bytes (slicing-by-16): {@code a} is the first 8 bytes xor-ed with the register, {@code b}
+   * the next 8; the first 8 bytes go through tables 15..8, the next through 7..0 ({@link #fold8}).
+   */
+  private static long fold16(long[] t, long a, long b) {
+    return t[15 * 256 + (int) (a & 0xff)] ^ t[14 * 256 + (int) ((a >>> 8) & 0xff)]
+        ^ t[13 * 256 + (int) ((a >>> 16) & 0xff)] ^ t[12 * 256 + (int) ((a >>> 24) & 0xff)]
+        ^ t[11 * 256 + (int) ((a >>> 32) & 0xff)] ^ t[10 * 256 + (int) ((a >>> 40) & 0xff)]
+        ^ t[9 * 256 + (int) ((a >>> 48) & 0xff)] ^ t[8 * 256 + (int) (a >>> 56)] ^ fold8(t, b);
   }
 
   /** The register after 8 bytes whose xor with the register is {@code a} (slicing-by-8 on the first 8 tables). */
@@ -173,14 +183,7 @@ public final class Crc64 {
     while (end - i >= 16) {
       long a = le.getLong(i) ^ c;
       long b = le.getLong(i + 8);
-      c = t[15 * 256 + (int) (a & 0xff)] ^ t[14 * 256 + (int) ((a >>> 8) & 0xff)]
-          ^ t[13 * 256 + (int) ((a >>> 16) & 0xff)] ^ t[12 * 256 + (int) ((a >>> 24) & 0xff)]
-          ^ t[11 * 256 + (int) ((a >>> 32) & 0xff)] ^ t[10 * 256 + (int) ((a >>> 40) & 0xff)]
-          ^ t[9 * 256 + (int) ((a >>> 48) & 0xff)] ^ t[8 * 256 + (int) (a >>> 56)]
-          ^ t[7 * 256 + (int) (b & 0xff)] ^ t[6 * 256 + (int) ((b >>> 8) & 0xff)]
-          ^ t[5 * 256 + (int) ((b >>> 16) & 0xff)] ^ t[4 * 256 + (int) ((b >>> 24) & 0xff)]
-          ^ t[3 * 256 + (int) ((b >>> 32) & 0xff)] ^ t[2 * 256 + (int) ((b >>> 40) & 0xff)]
-          ^ t[256 + (int) ((b >>> 48) & 0xff)] ^ t[(int) (b >>> 56)];
+      c = fold16(t, a, b);
       i += 16;
     }
     while (i < end) {

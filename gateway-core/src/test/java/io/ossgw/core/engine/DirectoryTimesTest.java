@@ -11,35 +11,15 @@ import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileType;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
-import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Path;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A directory's mtime/ctime move when its entries change (POSIX), through the engine every front end shares, against
  * the OSS emulator: SEMANTICS.md "Directory times".
  */
-class DirectoryTimesTest {
-  @TempDir Path state;
-  TestGateway gw;
-  VirtualFileSystem fs;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-    fs = gw.mount();
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
-
+class DirectoryTimesTest extends EngineFixture {
   /** Runs {@code change} and checks it advanced both times of {@code dir} to at least the time it started. */
   private void assertAdvances(String dir, Runnable change) {
     FileAttr before = fs.getattr(dir);

@@ -11,36 +11,16 @@ import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
-import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.core.write.StagedFile;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Files past the largest OSS object (10,000 parts of 5 GB) are refused with EFBIG at the write or truncate, as a local
  * file system refuses a size over its maximum (POSIX truncate(2), write(2)), and nothing of the file changes: the
  * issue-12 case is {@code truncate(path, 999999999999999)}, which answered EIO from the spool.
  */
-class FileSizeLimitTest {
-  @TempDir Path state;
-  TestGateway gw;
-  VirtualFileSystem fs;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-    fs = gw.mount();
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
-
+class FileSizeLimitTest extends EngineFixture {
   @Test
   void truncatePastTheLargestObjectIsEfbigAndChangesNothing() {
     writeFile(fs, "/t", utf8("keep"));

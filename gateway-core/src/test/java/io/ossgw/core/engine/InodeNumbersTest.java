@@ -7,33 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ossgw.core.vfs.DirEntry;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.OpenFlags;
-import io.ossgw.core.vfs.VirtualFileSystem;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The engine's inode numbers follow an object through renames (of itself and of a directory above it) and survive a
  * restart with the same state directory (issue 12 item 2): the numbers FUSE reports as {@code st_ino}.
  */
-class InodeNumbersTest {
-  @TempDir Path state;
-  TestGateway gw;
-  VirtualFileSystem fs;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-    fs = gw.mount();
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
-
+class InodeNumbersTest extends EngineFixture {
   private long ino(String path) {
     return fs.getattr(path).ino();
   }

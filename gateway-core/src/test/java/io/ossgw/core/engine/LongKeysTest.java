@@ -11,34 +11,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ossgw.core.vfs.DirEntry;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
-import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** OSS keys of up to 1,023 bytes (SEMANTICS.md, Names): files use all of them, directory markers need one for "/". */
-class LongKeysTest {
+class LongKeysTest extends EngineFixture {
   /** Four 250-byte directories: 1,004 bytes of key with their slashes. */
   private static final String DIRS = ("d".repeat(250) + "/").repeat(4);
   private static final String KEY_1023 = DIRS + "f".repeat(1023 - DIRS.length());
-
-  @TempDir Path state;
-  TestGateway gw;
-  VirtualFileSystem fs;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-    fs = gw.mount();
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
 
   private static void assertErrno(Runnable r, Errno errno) {
     assertThatThrownBy(r::run).isInstanceOfSatisfying(FsException.class, e -> assertThat(e.errno()).isEqualTo(errno));

@@ -18,37 +18,18 @@ import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * mknod of fifos, devices and sockets in ossfs's on-bucket format (zero-byte object, type bits in x-oss-meta-mode,
  * x-oss-meta-rdev for devices), read back by a cold engine and from objects written the way ossfs writes them; and
  * fstat of an open file after unlink (answered from the handle, nlink 0).
  */
-class SpecialFilesTest {
+class SpecialFilesTest extends EngineFixture {
   /** Linux makedev(1, 3): /dev/null. */
   private static final long DEV_NULL = (1 << 8) | 3;
-
-  @TempDir Path state;
-  TestGateway gw;
-  VirtualFileSystem fs;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-    fs = gw.mount();
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
 
   @Test
   void mknodWritesOneZeroByteObjectWithTypeBitsAndRdev() {
