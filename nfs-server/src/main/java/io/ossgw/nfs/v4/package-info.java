@@ -1,6 +1,8 @@
 /**
- * NFSv4.1 (RFC 8881) beside NFSv3: the COMPOUND dispatcher and one class per operation. Not served yet: nothing
- * registers program 100003 version 4, so v3 is untouched (issue 11 tracks the rest).
+ * NFSv4.1 (RFC 8881) beside NFSv3: the COMPOUND dispatcher and one class per operation. Not served by default:
+ * {@link io.ossgw.nfs.NfsServer.Builder#nfsV41(boolean)} (off) registers {@link io.ossgw.nfs.v4.Nfs4Program} as
+ * program 100003 version 4 on the v3 port; no configuration key reaches it yet, so v3 is untouched (issue 11 tracks
+ * the rest).
  *
  * <h2>What exists</h2>
  *
@@ -29,9 +31,10 @@
  * <h2>What is next</h2>
  *
  * <ol>
- *   <li>An RPC program (100003 v4: NULL and COMPOUND) on the same {@link io.ossgw.nfs.rpc.RpcServer} as v3, off by
- *       default behind a builder option ({@code ossgw.nfs.versions}); the principal from AUTH_SYS; a timer calling
- *       {@link io.ossgw.nfs.v4.state.ClientTable#reap}; metrics (operations by name, clients, sessions).
+ *   <li>Configuration ({@code ossgw.nfs.versions}) reaching the builder option; a timer calling
+ *       {@link io.ossgw.nfs.v4.state.ClientTable#reap} (today expiry is checked lazily, at most once a second, by
+ *       the calls that touch the table); metrics (operations by name, clients, sessions); a zero-copy COMPOUND body
+ *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
  *   <li>Filehandle operations over the v3 persistent handles ({@link io.ossgw.nfs.handle}): PUTROOTFH, PUTFH,
  *       PUTPUBFH, GETFH, SAVEFH, RESTOREFH, LOOKUP, LOOKUPP, with a pseudo root listing the exports (CIDR and squash
  *       rules as in v3), SECINFO/SECINFO_NO_NAME (AUTH_SYS); then GETATTR/SETATTR (fattr4 bitmaps), ACCESS,
