@@ -10,8 +10,8 @@ import io.ossgw.nfs.xdr.XdrType;
 /**
  * BIND_CONN_TO_SESSION (RFC 8881 §18.34), used by clients after a reconnect. Connections are not bound to sessions
  * (any connection may carry any session's fore channel, as without SP4 state protection the RFC allows), so this
- * checks the session and answers "fore channel"; a request that needs the back channel (CDFC4_BACK, CDFC4_BACK_OR_BOTH) is NFS4ERR_INVAL
- * since none is served.
+ * checks the session and answers "fore channel"; a request that needs the back channel (CDFC4_BACK,
+ * CDFC4_BACK_OR_BOTH) is NFS4ERR_INVAL since none is served.
  */
 final class BindConnToSessionOp implements Operation<BIND_CONN_TO_SESSION4args> {
   @Override
