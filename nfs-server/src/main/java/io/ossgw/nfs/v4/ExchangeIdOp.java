@@ -36,9 +36,13 @@ final class ExchangeIdOp implements Operation<EXCHANGE_ID4args> {
 
   @Override
   public XdrType run(CompoundContext ctx, EXCHANGE_ID4args a) {
-    if (a.stateProtect().how() != Nfs4.SP4_NONE) {
-      // MACH_CRED needs a machine credential (RPCSEC_GSS) and SSV its GSS handles: neither exists with AUTH_SYS.
-      throw new Nfs4Exception(Nfs4.NFS4ERR_INVAL, "state protection " + a.stateProtect().how() + " not offered");
+    // MACH_CRED needs an integrity-protected machine credential (RPCSEC_GSS), which AUTH_SYS is not: NFS4ERR_INVAL;
+    // SSV's algorithms are none we offer: NFS4ERR_ENCR_ALG_UNSUPP (the Linux server answers the same two).
+    if (a.stateProtect().how() == Nfs4.SP4_MACH_CRED) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_INVAL, "SP4_MACH_CRED without RPCSEC_GSS");
+    }
+    if (a.stateProtect().how() == Nfs4.SP4_SSV) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_ENCR_ALG_UNSUPP, "SP4_SSV not offered");
     }
     ClientTable.Exchange e = ctx.clients.exchangeId(a.clientowner(), a.flags(), ctx.principal);
     int flags = Nfs4.EXCHGID4_FLAG_USE_NON_PNFS | (e.confirmed() ? Nfs4.EXCHGID4_FLAG_CONFIRMED_R : 0);

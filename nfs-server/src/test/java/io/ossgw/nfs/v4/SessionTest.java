@@ -206,6 +206,10 @@ class SessionTest {
     COMPOUND4res r = w.call(op(Nfs4.OP_EXCHANGE_ID,
         new EXCHANGE_ID4args(owner("c", 1), 0, new state_protect4_a(Nfs4.SP4_MACH_CRED), null)));
     assertThat(r.status()).isEqualTo(Nfs4.NFS4ERR_INVAL);
+    assertThat(w.call(op(Nfs4.OP_EXCHANGE_ID,
+        new EXCHANGE_ID4args(owner("c", 1), 0, new state_protect4_a(Nfs4.SP4_SSV), null))).status())
+        .isEqualTo(Nfs4.NFS4ERR_ENCR_ALG_UNSUPP);
+    assertThat(w.table.clients()).isZero();
     sessionid4 sid = w.newSession("c", 4);
     COMPOUND4res b = w.call(op(Nfs4.OP_BIND_CONN_TO_SESSION,
         new BIND_CONN_TO_SESSION4args(sid, Nfs4.CDFC4_FORE_OR_BOTH, false)));
