@@ -11,6 +11,7 @@ import io.ossgw.nfs.xdr.XdrType;
 import io.ossgw.nfs.xdr.Xdrs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.dcache.oncrpc4j.xdr.Xdr;
 
 /**
@@ -35,6 +36,8 @@ public final class Compound {
 
   private final ClientTable clients;
   private final Operation<?>[] ops = new Operation<?>[Nfs4.OP_MAX_V41 + 1];
+  /** Operations run (arguments decoded), by operation number; the last slot counts OP_ILLEGAL. */
+  private final AtomicLongArray counts = new AtomicLongArray(Nfs4.OP_MAX_V41 + 2);
 
   /**
    * @param clients the client and session state
@@ -108,8 +111,10 @@ public final class Compound {
       return nfs_resop4.of(Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_BADXDR);
     }
     if (!legal(opnum)) {
+      counts.incrementAndGet(Nfs4.OP_MAX_V41 + 1);
       return nfs_resop4.of(Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_OP_ILLEGAL);
     }
+    counts.incrementAndGet(opnum);
     if (i == 0 && opnum != Nfs4.OP_SEQUENCE) {
       if (!sessionless(opnum)) {
         return nfs_resop4.of(opnum, Nfs4.NFS4ERR_OP_NOT_IN_SESSION);
@@ -125,6 +130,19 @@ public final class Compound {
       return nfs_resop4.of(opnum, Nfs4.NFS4ERR_NOTSUPP);
     }
     return run(op, ctx, r);
+  }
+
+  /**
+   * How many times an operation was asked for (including the ones refused by position, NOTSUPP or BADXDR), for
+   * metrics.
+   *
+   * @param opnum an nfs_opnum4; {@link Nfs4#OP_ILLEGAL} counts every illegal number
+   */
+  public long count(int opnum) {
+    if (opnum == Nfs4.OP_ILLEGAL) {
+      return counts.get(Nfs4.OP_MAX_V41 + 1);
+    }
+    return legal(opnum) ? counts.get(opnum) : 0;
   }
 
   private static <A> nfs_resop4 run(Operation<A> op, CompoundContext ctx, XdrReader r) {

@@ -33,7 +33,8 @@
  * <ol>
  *   <li>Configuration ({@code ossgw.nfs.versions}) reaching the builder option; a timer calling
  *       {@link io.ossgw.nfs.v4.state.ClientTable#reap} (today expiry is checked lazily, at most once a second, by
- *       the calls that touch the table); metrics (operations by name, clients, sessions); a zero-copy COMPOUND body
+ *       the calls that touch the table); metrics exported (per-operation counts exist in
+ *       {@link io.ossgw.nfs.v4.Compound#count}, clients and sessions in the table); a zero-copy COMPOUND body
  *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
  *   <li>Filehandle operations over the v3 persistent handles ({@link io.ossgw.nfs.handle}): PUTROOTFH, PUTFH,
  *       PUTPUBFH, GETFH, SAVEFH, RESTOREFH, LOOKUP, LOOKUPP, with a pseudo root listing the exports (CIDR and squash

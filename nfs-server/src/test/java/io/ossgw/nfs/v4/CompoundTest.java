@@ -66,6 +66,7 @@ class CompoundTest {
       assertThat(ops(r)).as("op %d", opnum).containsExactly(Nfs4.OP_ILLEGAL);
       assertThat(r.status()).isEqualTo(Nfs4.NFS4ERR_OP_ILLEGAL);
     }
+    assertThat(w.compound.count(Nfs4.OP_ILLEGAL)).isEqualTo(7);
   }
 
   @Test
@@ -82,6 +83,11 @@ class CompoundTest {
     // v4.0-only operations (RENEW, SETCLIENTID, ...) are NOTSUPP inside a session
     assertThat(statuses(w.call(sequence(sid, 0, 3), op(Nfs4.OP_RENEW, null))))
         .containsExactly(Nfs4.NFS4_OK, Nfs4.NFS4ERR_NOTSUPP);
+    // counted per operation asked for, whatever the outcome; the RECLAIM_COMPLETE after the failure is not
+    assertThat(w.compound.count(Nfs4.OP_SEQUENCE)).isEqualTo(3);
+    assertThat(w.compound.count(PUTROOTFH)).isEqualTo(1);
+    assertThat(w.compound.count(Nfs4.OP_RECLAIM_COMPLETE)).isEqualTo(1);
+    assertThat(w.compound.count(Nfs4.OP_RENEW)).isEqualTo(1);
   }
 
   @Test
