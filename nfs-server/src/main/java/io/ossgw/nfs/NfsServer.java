@@ -14,6 +14,11 @@ import io.ossgw.nfs.rpc.RpcProgram;
 import io.ossgw.nfs.rpc.RpcServer;
 import io.ossgw.nfs.v3.Nfs3Limits;
 import io.ossgw.nfs.v3.Nfs3Program;
+import io.ossgw.nfs.v4.Compound;
+import io.ossgw.nfs.v4.Nfs4Program;
+import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.V4Limits;
+import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.xdr.Nfs3;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +62,7 @@ public final class NfsServer implements AutoCloseable {
   private RpcServer rpc;
   private EmbeddedRpcbind rpcbind;
   private int rpcbindPort;
+  private ClientTable v4clients;
 
   private NfsServer(Builder b) {
     this.b = b;
@@ -93,9 +99,7 @@ public final class NfsServer implements AutoCloseable {
     int maxRecord = MAX_IO + 16 * 1024;
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
         b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
-        List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
-            new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount),
-            new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)),
+        programs(mount, nlm, maxRecord),
         // a peer no export allows could only ever be refused: it gets no connection slot
         address -> exports.all().stream().anyMatch(e -> e.allows(address)));
     try {
@@ -113,6 +117,22 @@ public final class NfsServer implements AutoCloseable {
       throw e;
     }
     return this;
+  }
+
+  private List<RpcProgram> programs(Mount3Program mount, Nlm4Program nlm, int maxRecord) {
+    List<RpcProgram> list = new ArrayList<>(List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
+        new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount), new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)));
+    if (b.nfsV41) {
+      v4clients = new ClientTable(java.time.Clock.systemUTC(), V4Limits.DEFAULT);
+      list.add(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION,
+          new Nfs4Program(new Compound(v4clients, "ossgw"), maxRecord)));
+    }
+    return list;
+  }
+
+  /** The NFSv4.1 client and session state, or null unless {@link Builder#nfsV41} is on and the server started. */
+  public ClientTable v4Clients() {
+    return v4clients;
   }
 
   /** The NFS and MOUNT port (after {@link #start()}; the actual one when 0 was asked). */
@@ -188,6 +208,7 @@ public final class NfsServer implements AutoCloseable {
     private int port = 2049;
     private final List<Export> exports = new ArrayList<>();
     private boolean rpcbind;
+    private boolean nfsV41;
     private int rpcbindPort = 111;
     private Path stateDir;
     private Duration openIdle = Duration.ofSeconds(5);
@@ -237,6 +258,16 @@ public final class NfsServer implements AutoCloseable {
     /** Adds an export (at least one is required; paths and ids must be unique). */
     public Builder export(Export e) {
       this.exports.add(Objects.requireNonNull(e));
+      return this;
+    }
+
+    /**
+     * Also serves NFS version 4 (minor version 1, RFC 8881) on the same port; default off. Experimental and
+     * incomplete: sessions only (EXCHANGE_ID, CREATE_SESSION, SEQUENCE, DESTROY_*, BIND_CONN_TO_SESSION,
+     * RECLAIM_COMPLETE), every file operation answers NFS4ERR_NOTSUPP, so no client can mount through it yet.
+     */
+    public Builder nfsV41(boolean on) {
+      this.nfsV41 = on;
       return this;
     }
 

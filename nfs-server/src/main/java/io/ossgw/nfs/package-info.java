@@ -6,7 +6,8 @@
  * <p>Packages: {@code xdr} the RFC 1813 types with bounded decoding; {@code rpc} the RPC server (record limits, header
  * checks, in-flight caps, virtual-thread workers, duplicate-request cache, optional rpcbind); {@code handle} the
  * persistent fileid table and the handle format; {@code export} and {@code auth} the export rules, squashing and
- * permission checks; {@code v3} the NFS procedures; {@code mount} the MOUNT procedures. SEMANTICS.md (section NFS) is the
- * contract.
+ * permission checks; {@code v3} the NFS procedures; {@code mount} the MOUNT procedures; {@code v4} the NFSv4.1
+ * foundation (COMPOUND, sessions, leases), served only with {@link io.ossgw.nfs.NfsServer.Builder#nfsV41}.
+ * SEMANTICS.md (section NFS) is the contract.
  */
 package io.ossgw.nfs;

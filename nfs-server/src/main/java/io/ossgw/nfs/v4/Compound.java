@@ -1,0 +1,175 @@
+package io.ossgw.nfs.v4;
+
+import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.Nfs4Exception;
+import io.ossgw.nfs.v4.xdr.COMPOUND4res;
+import io.ossgw.nfs.v4.xdr.Nfs4;
+import io.ossgw.nfs.v4.xdr.nfs_resop4;
+import io.ossgw.nfs.xdr.XdrException;
+import io.ossgw.nfs.xdr.XdrReader;
+import io.ossgw.nfs.xdr.XdrType;
+import io.ossgw.nfs.xdr.Xdrs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.dcache.oncrpc4j.xdr.Xdr;
+
+/**
+ * The NFSv4.1 COMPOUND procedure (RFC 8881 §16.2): reads the header, then reads and runs one operation at a time,
+ * stopping at the first that fails; the reply holds a result per operation run and the last status.
+ *
+ * <p>Rules applied before an operation runs, in this order: minor version other than 1 gives
+ * NFS4ERR_MINOR_VERS_MISMATCH with no results (so a Linux client settles on 4.1); more operations than
+ * {@link io.ossgw.nfs.v4.state.V4Limits#maxCompoundOps} gives NFS4ERR_TOO_MANY_OPS on the first (nothing else is
+ * read, so a huge count costs nothing); an operation number outside 3..58 is NFS4ERR_OP_ILLEGAL (reported as
+ * OP_ILLEGAL); the first operation must be SEQUENCE, or EXCHANGE_ID, CREATE_SESSION, DESTROY_SESSION,
+ * DESTROY_CLIENTID or BIND_CONN_TO_SESSION alone (NFS4ERR_NOT_ONLY_OP if not alone, NFS4ERR_OP_NOT_IN_SESSION for any
+ * other); SEQUENCE later than first is NFS4ERR_SEQUENCE_POS; a legal operation not offered is NFS4ERR_NOTSUPP;
+ * arguments that do not decode are NFS4ERR_BADXDR. Only a header that does not decode (truncated, tag over
+ * {@link Nfs4#TAG_LIMIT}) fails the RPC as GARBAGE_ARGS, by the {@link XdrException} thrown.
+ *
+ * <p>A compound run under a session is encoded once, kept in its slot (if within ca_maxresponsesize_cached) and sent;
+ * a retransmission gets those bytes back. Thread-safe: calls share only the {@link ClientTable}.
+ */
+public final class Compound {
+  private static final System.Logger LOG = System.getLogger(Compound.class.getName());
+
+  private final ClientTable clients;
+  private final Operation<?>[] ops = new Operation<?>[Nfs4.OP_MAX_V41 + 1];
+  /** Operations run (arguments decoded), by operation number; the last slot counts OP_ILLEGAL. */
+  private final AtomicLongArray counts = new AtomicLongArray(Nfs4.OP_MAX_V41 + 2);
+
+  /**
+   * @param clients the client and session state
+   * @param serverOwner this server's identity in EXCHANGE_ID (so_major_id, server scope)
+   */
+  public Compound(ClientTable clients, String serverOwner) {
+    this.clients = clients;
+    for (Operation<?> op : List.of(new ExchangeIdOp(serverOwner), new CreateSessionOp(), new SequenceOp(),
+        new DestroySessionOp(), new DestroyClientIdOp(), new ReclaimCompleteOp(), new BindConnToSessionOp())) {
+      ops[op.op()] = op;
+    }
+  }
+
+  /**
+   * Runs one COMPOUND.
+   *
+   * @param request the encoded COMPOUND4args (the RPC call's body)
+   * @param principal the caller's identity (for AUTH_SYS "sys:UID")
+   * @return the COMPOUND4res to send (possibly as cached bytes)
+   * @throws XdrException if the header does not decode (GARBAGE_ARGS)
+   */
+  public XdrType process(byte[] request, String principal) {
+    Xdr x = new Xdr(request);
+    x.beginDecoding();
+    XdrReader r = new XdrReader(x);
+    byte[] tag = r.opaque(Nfs4.TAG_LIMIT);
+    int minor = r.int32();
+    int numops = r.int32();
+    if (minor != 1) {
+      return new COMPOUND4res(Nfs4.NFS4ERR_MINOR_VERS_MISMATCH, tag, List.of());
+    }
+    if (Integer.compareUnsigned(numops, clients.limits().maxCompoundOps()) > 0) {
+      int first = r.int32();
+      return new COMPOUND4res(Nfs4.NFS4ERR_TOO_MANY_OPS, tag,
+          List.of(nfs_resop4.of(legal(first) ? first : Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_TOO_MANY_OPS)));
+    }
+    CompoundContext ctx = new CompoundContext(clients, principal, request, numops);
+    List<nfs_resop4> results = new ArrayList<>(numops);
+    int status = Nfs4.NFS4_OK;
+    COMPOUND4res res;
+    try {
+      for (int i = 0; i < numops && status == Nfs4.NFS4_OK; i++) {
+        nfs_resop4 one = step(ctx, i, r);
+        if (ctx.replay != null) {
+          return new Xdrs.Raw(ctx.replay);
+        }
+        results.add(one);
+        status = one.status();
+      }
+      res = new COMPOUND4res(status, tag, results);
+    } catch (RuntimeException | Error e) {
+      if (ctx.session != null) {
+        ctx.session.slots().complete(ctx.slotid, null);
+      }
+      throw e;
+    }
+    if (ctx.session == null) {
+      return res;
+    }
+    byte[] bytes = Xdrs.toBytes(res);
+    boolean keep = Integer.compareUnsigned(bytes.length, ctx.session.fore().maxresponsesizeCached()) <= 0;
+    ctx.session.slots().complete(ctx.slotid, keep ? bytes : null);
+    return new Xdrs.Raw(bytes);
+  }
+
+  private nfs_resop4 step(CompoundContext ctx, int i, XdrReader r) {
+    int opnum;
+    try {
+      opnum = r.int32();
+    } catch (XdrException e) { // fewer operations than announced
+      return nfs_resop4.of(Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_BADXDR);
+    }
+    if (!legal(opnum)) {
+      counts.incrementAndGet(Nfs4.OP_MAX_V41 + 1);
+      return nfs_resop4.of(Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_OP_ILLEGAL);
+    }
+    counts.incrementAndGet(opnum);
+    if (i == 0 && opnum != Nfs4.OP_SEQUENCE) {
+      if (!sessionless(opnum)) {
+        return nfs_resop4.of(opnum, Nfs4.NFS4ERR_OP_NOT_IN_SESSION);
+      }
+      if (ctx.numops != 1) {
+        return nfs_resop4.of(opnum, Nfs4.NFS4ERR_NOT_ONLY_OP);
+      }
+    } else if (i > 0 && opnum == Nfs4.OP_SEQUENCE) {
+      return nfs_resop4.of(opnum, Nfs4.NFS4ERR_SEQUENCE_POS);
+    }
+    Operation<?> op = ops[opnum];
+    if (op == null) {
+      return nfs_resop4.of(opnum, Nfs4.NFS4ERR_NOTSUPP);
+    }
+    return run(op, ctx, r);
+  }
+
+  /**
+   * How many times an operation was asked for (including the ones refused by position, NOTSUPP or BADXDR), for
+   * metrics.
+   *
+   * @param opnum an nfs_opnum4; {@link Nfs4#OP_ILLEGAL} counts every illegal number
+   */
+  public long count(int opnum) {
+    if (opnum == Nfs4.OP_ILLEGAL) {
+      return counts.get(Nfs4.OP_MAX_V41 + 1);
+    }
+    return legal(opnum) ? counts.get(opnum) : 0;
+  }
+
+  private static <A> nfs_resop4 run(Operation<A> op, CompoundContext ctx, XdrReader r) {
+    A args;
+    try {
+      args = op.decode(r);
+    } catch (XdrException e) {
+      return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_BADXDR);
+    }
+    try {
+      return new nfs_resop4(op.op(), Nfs4.NFS4_OK, op.run(ctx, args));
+    } catch (Nfs4Exception e) {
+      return nfs_resop4.of(op.op(), e.status());
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "NFSv4 operation " + op.op() + " failed", e);
+      return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_SERVERFAULT);
+    }
+  }
+
+  /** Operation numbers of minor version 1 (RFC 8881 §16.2.1); 0-2 and 59+ are illegal here. */
+  private static boolean legal(int opnum) {
+    return opnum >= Nfs4.OP_ACCESS && opnum <= Nfs4.OP_MAX_V41;
+  }
+
+  /** Operations allowed as the sole operation of a compound without SEQUENCE (RFC 8881 §2.10.6.3, §18.x.3). */
+  private static boolean sessionless(int opnum) {
+    return opnum == Nfs4.OP_EXCHANGE_ID || opnum == Nfs4.OP_CREATE_SESSION || opnum == Nfs4.OP_DESTROY_SESSION
+        || opnum == Nfs4.OP_DESTROY_CLIENTID || opnum == Nfs4.OP_BIND_CONN_TO_SESSION;
+  }
+}

@@ -1,0 +1,46 @@
+package io.ossgw.nfs.v4;
+
+import io.ossgw.nfs.v4.state.Nfs4Exception;
+import io.ossgw.nfs.v4.state.Session;
+import io.ossgw.nfs.v4.state.SlotTable;
+import io.ossgw.nfs.v4.xdr.Nfs4;
+import io.ossgw.nfs.v4.xdr.SEQUENCE4args;
+import io.ossgw.nfs.v4.xdr.SEQUENCE4resok;
+import io.ossgw.nfs.xdr.XdrReader;
+import io.ossgw.nfs.xdr.XdrType;
+
+/**
+ * SEQUENCE (RFC 8881 §18.46): binds the compound to a session and slot, gives exactly-once execution through the
+ * slot's reply cache, and renews the client's lease. Must be the first operation ({@link Compound} checks).
+ */
+final class SequenceOp implements Operation<SEQUENCE4args> {
+  @Override
+  public int op() {
+    return Nfs4.OP_SEQUENCE;
+  }
+
+  @Override
+  public SEQUENCE4args decode(XdrReader r) {
+    return SEQUENCE4args.decode(r);
+  }
+
+  @Override
+  public XdrType run(CompoundContext ctx, SEQUENCE4args a) {
+    Session s = ctx.clients.session(a.sessionid());
+    if (Integer.compareUnsigned(ctx.numops, s.fore().maxoperations()) > 0) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_TOO_MANY_OPS, ctx.numops + " operations");
+    }
+    if (Integer.compareUnsigned(ctx.request.length, s.fore().maxrequestsize()) > 0) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_REQ_TOO_BIG, ctx.request.length + " bytes");
+    }
+    if (s.slots().begin(a.slotid(), a.sequenceid(), ctx.requestHash()) instanceof SlotTable.Replay r) {
+      ctx.replay = r.reply();
+      return null;
+    }
+    ctx.session = s;
+    ctx.slotid = a.slotid();
+    ctx.clients.renew(s.client());
+    int highest = s.slots().size() - 1;
+    return new SEQUENCE4resok(a.sessionid(), a.sequenceid(), a.slotid(), highest, highest, 0);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * NFSv4.1 (RFC 8881) beside NFSv3: the COMPOUND dispatcher and one class per operation. Not served by default:
+ * {@link io.ossgw.nfs.NfsServer.Builder#nfsV41(boolean)} (off) registers {@link io.ossgw.nfs.v4.Nfs4Program} as
+ * program 100003 version 4 on the v3 port; no configuration key reaches it yet, so v3 is untouched (issue 11 tracks
+ * the rest).
+ *
+ * <h2>What exists</h2>
+ *
+ * <ul>
+ *   <li>{@link io.ossgw.nfs.v4.Compound}: COMPOUND over encoded bytes. Minor version 1 only (0 and 2 get
+ *       NFS4ERR_MINOR_VERS_MISMATCH so a Linux client settles on 4.1); the operation count is bounded before anything
+ *       is read (NFS4ERR_TOO_MANY_OPS); each operation is decoded just before it runs and processing stops at the
+ *       first error; SEQUENCE first, or one of EXCHANGE_ID, CREATE_SESSION, DESTROY_SESSION, DESTROY_CLIENTID,
+ *       BIND_CONN_TO_SESSION alone (NFS4ERR_NOT_ONLY_OP, NFS4ERR_OP_NOT_IN_SESSION, NFS4ERR_SEQUENCE_POS); numbers
+ *       outside 3..58 are NFS4ERR_OP_ILLEGAL, legal operations without a class here NFS4ERR_NOTSUPP, undecodable
+ *       arguments NFS4ERR_BADXDR; only an undecodable header throws (GARBAGE_ARGS at the RPC layer).
+ *   <li>Operations: EXCHANGE_ID (SP4_NONE only, no pNFS), CREATE_SESSION (no back channel, no persistent cache),
+ *       SEQUENCE, DESTROY_SESSION, DESTROY_CLIENTID, BIND_CONN_TO_SESSION (fore channel only), RECLAIM_COMPLETE.
+ *   <li>{@code v4.state}: {@link io.ossgw.nfs.v4.state.ClientTable} (client records with the EXCHANGE_ID cases of
+ *       RFC 8881 §18.35.5 and the CREATE_SESSION sequence slot of §18.36.4, sessions, leases on an injected
+ *       {@link java.time.Clock}, expiry freeing a client's sessions), {@link io.ossgw.nfs.v4.state.SlotTable} (per-slot
+ *       sequence ids and the reply cache: exactly-once replay, NFS4ERR_SEQ_MISORDERED, NFS4ERR_BADSLOT,
+ *       NFS4ERR_SEQ_FALSE_RETRY by a CRC32C of the whole request, NFS4ERR_RETRY_UNCACHED_REP over
+ *       ca_maxresponsesize_cached, NFS4ERR_DELAY while the slot's request runs), {@link
+ *       io.ossgw.nfs.v4.state.V4Limits} (lease 90 s, 64 slots, 32 operations, 1 MiB + 64 KiB requests and replies,
+ *       64 KiB cached per slot, 128 operations per COMPOUND, 10,000 clients, 16 sessions per client).
+ *   <li>{@code v4.xdr}: the RFC 8881 types of those operations with bounded decoding (opaque and string lengths,
+ *       array counts), reusing {@link io.ossgw.nfs.xdr.XdrReader}/{@link io.ossgw.nfs.xdr.XdrWriter}.
+ * </ul>
+ *
+ * <h2>What is next</h2>
+ *
+ * <ol>
+ *   <li>Configuration ({@code ossgw.nfs.versions}) reaching the builder option; a timer calling
+ *       {@link io.ossgw.nfs.v4.state.ClientTable#reap} (today expiry is checked lazily, at most once a second, by
+ *       the calls that touch the table); metrics exported (per-operation counts exist in
+ *       {@link io.ossgw.nfs.v4.Compound#count}, clients and sessions in the table); a zero-copy COMPOUND body
+ *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
+ *   <li>Filehandle operations over the v3 persistent handles ({@link io.ossgw.nfs.handle}): PUTROOTFH, PUTFH,
+ *       PUTPUBFH, GETFH, SAVEFH, RESTOREFH, LOOKUP, LOOKUPP, with a pseudo root listing the exports (CIDR and squash
+ *       rules as in v3), SECINFO/SECINFO_NO_NAME (AUTH_SYS); then GETATTR/SETATTR (fattr4 bitmaps), ACCESS,
+ *       READDIR, READLINK, CREATE, REMOVE, RENAME, LINK.
+ *   <li>Open state: stateids (seqid + other), open owners, OPEN (CLAIM_NULL, CLAIM_FH, CLAIM_PREVIOUS, the create
+ *       modes), OPEN_DOWNGRADE, CLOSE, READ, WRITE and COMMIT over the engine with v3's durability rules,
+ *       TEST_STATEID, FREE_STATEID; freed with the client on lease expiry ({@code ClientTable.remove}).
+ *   <li>LOCK, LOCKT, LOCKU over the shared {@code io.ossgw.core.lock.LockTable} (on branch h2, not yet merged), so NLM
+ *       and v4.1 clients contend on one table.
+ *   <li>Grace and reclaim: client records kept across restarts, a grace period (NFS4ERR_GRACE / NFS4ERR_NO_GRACE)
+ *       ended early when every known client sent RECLAIM_COMPLETE (already recorded per client here).
+ *   <li>Checks still missing in the machinery: NFS4ERR_REP_TOO_BIG against ca_maxresponsesize, the rule that
+ *       DESTROY_SESSION of the compound's own session is its last operation, sa_cachethis (every reply is cached
+ *       today, within the size limit).
+ *   <li>The VM lane tests of issue 11 with the guest kernel's client.
+ * </ol>
+ */
+package io.ossgw.nfs.v4;

@@ -1,0 +1,49 @@
+package io.ossgw.nfs.v4.state;
+
+import io.ossgw.nfs.v4.xdr.CREATE_SESSION4resok;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A client record (RFC 8881 §2.4, §18.35.4): the client owner, its boot verifier, the principal that created it, its
+ * client id, whether a CREATE_SESSION has confirmed it, the CREATE_SESSION sequence slot (sequence id and cached
+ * reply, §18.36.4) and the lease. Guarded by {@link ClientTable}'s monitor.
+ */
+public final class ClientRecord {
+  final long clientid;
+  final byte[] owner;
+  final byte[] verifier;
+  final String principal;
+  boolean confirmed;
+  /** The last csa_sequence run; the next CREATE_SESSION must carry this + 1. */
+  int createSessionSeq;
+  /** The reply to the CREATE_SESSION with {@link #createSessionSeq}, for its retransmission. */
+  CREATE_SESSION4resok createSessionReply;
+  /** Lease end in the table clock's milliseconds. */
+  long leaseEnd;
+  boolean reclaimComplete;
+  final Map<io.ossgw.nfs.v4.xdr.sessionid4, Session> sessions = new LinkedHashMap<>();
+
+  ClientRecord(long clientid, byte[] owner, byte[] verifier, String principal, int firstSeq, long leaseEnd) {
+    this.clientid = clientid;
+    this.owner = owner.clone();
+    this.verifier = verifier.clone();
+    this.principal = principal;
+    this.createSessionSeq = firstSeq - 1;
+    this.leaseEnd = leaseEnd;
+  }
+
+  public long clientid() {
+    return clientid;
+  }
+
+  boolean sameVerifier(byte[] v) {
+    return Arrays.equals(verifier, v);
+  }
+
+  @Override
+  public String toString() {
+    return "client " + Long.toHexString(clientid) + (confirmed ? "" : " (unconfirmed)");
+  }
+}

@@ -1,0 +1,287 @@
+package io.ossgw.nfs.v4.state;
+
+import io.ossgw.nfs.v4.xdr.CREATE_SESSION4args;
+import io.ossgw.nfs.v4.xdr.CREATE_SESSION4resok;
+import io.ossgw.nfs.v4.xdr.Nfs4;
+import io.ossgw.nfs.v4.xdr.channel_attrs4;
+import io.ossgw.nfs.v4.xdr.client_owner4;
+import io.ossgw.nfs.v4.xdr.sessionid4;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The NFSv4.1 client and session state of one server: client records by id and by owner (confirmed and unconfirmed
+ * apart, RFC 8881 §18.35.4), sessions by id, and leases on an injected {@link Clock}. A client whose lease has run
+ * out (no SEQUENCE or EXCHANGE_ID for {@link V4Limits#lease()}) is dropped with its sessions by {@link #reap} (run
+ * from every COMPOUND at most once a second, or by a timer); its later requests get NFS4ERR_BADSESSION or
+ * NFS4ERR_STALE_CLIENTID and the client recovers with a new EXCHANGE_ID.
+ *
+ * <p>Client ids carry the server's boot time in their high 32 bits, so ids from before a restart are never reused.
+ * Thread-safe: one monitor; every method is a few map operations.
+ */
+public final class ClientTable {
+  /** What EXCHANGE_ID gets: the record and whether it is confirmed (EXCHGID4_FLAG_CONFIRMED_R). */
+  public record Exchange(long clientid, int sequenceid, boolean confirmed) {}
+
+  private static final long REAP_INTERVAL_MILLIS = 1000;
+
+  private final Clock clock;
+  private final V4Limits limits;
+  private final long bootEpoch;
+  private final Map<Long, ClientRecord> byId = new HashMap<>();
+  private final Map<ByteBuffer, ClientRecord> confirmed = new HashMap<>();
+  private final Map<ByteBuffer, ClientRecord> unconfirmed = new HashMap<>();
+  private final Map<sessionid4, Session> sessions = new HashMap<>();
+  private int clientCounter;
+  private int sessionCounter;
+  private long nextReap;
+
+  /**
+   * @param clock the lease clock (tests pass a settable one)
+   * @param limits lease and size limits
+   */
+  public ClientTable(Clock clock, V4Limits limits) {
+    this.clock = clock;
+    this.limits = limits;
+    this.bootEpoch = clock.millis() / 1000;
+  }
+
+  public V4Limits limits() {
+    return limits;
+  }
+
+  /**
+   * EXCHANGE_ID (RFC 8881 §18.35.4-5) for a client owner, as {@code principal}.
+   *
+   * @param flags eia_flags
+   * @throws Nfs4Exception NFS4ERR_INVAL (CONFIRMED_R set by the client), NFS4ERR_NOENT / NFS4ERR_PERM /
+   *     NFS4ERR_NOT_SAME (an update of a record that is missing / another principal's / another boot's),
+   *     NFS4ERR_CLID_INUSE (the owner is held by another principal with live sessions), NFS4ERR_DELAY (table full)
+   */
+  public synchronized Exchange exchangeId(client_owner4 owner, int flags, String principal) {
+    reapIfDue();
+    if ((flags & Nfs4.EXCHGID4_FLAG_CONFIRMED_R) != 0) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_INVAL, "client set EXCHGID4_FLAG_CONFIRMED_R");
+    }
+    ByteBuffer key = ByteBuffer.wrap(owner.ownerid().clone());
+    ClientRecord conf = confirmed.get(key);
+    if ((flags & Nfs4.EXCHGID4_FLAG_UPD_CONFIRMED_REC_A) != 0) {
+      if (conf == null) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, "no confirmed record to update");
+      }
+      if (!conf.principal.equals(principal)) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "update by another principal");
+      }
+      if (!conf.sameVerifier(owner.verifier())) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_NOT_SAME, "update with another verifier");
+      }
+      renew(conf);
+      return new Exchange(conf.clientid, conf.createSessionSeq + 1, true);
+    }
+    if (conf != null) {
+      if (!conf.principal.equals(principal)) {
+        if (!conf.sessions.isEmpty()) { // client collision with live state (§18.35.5 case 3)
+          throw new Nfs4Exception(Nfs4.NFS4ERR_CLID_INUSE, "owner held by " + conf.principal);
+        }
+        remove(conf);
+      } else if (conf.sameVerifier(owner.verifier())) { // the same client again (case 2)
+        ClientRecord stale = unconfirmed.remove(key);
+        if (stale != null) {
+          byId.remove(stale.clientid);
+        }
+        renew(conf);
+        return new Exchange(conf.clientid, conf.createSessionSeq + 1, true);
+      }
+      // else the client rebooted (case 5): a new unconfirmed record; the old one goes when CREATE_SESSION confirms it
+    }
+    ClientRecord old = unconfirmed.remove(key); // an unconfirmed record is simply replaced (case 4)
+    if (old != null) {
+      byId.remove(old.clientid);
+    }
+    if (byId.size() >= limits.maxClients()) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_DELAY, "client table full");
+    }
+    long id = (bootEpoch << 32) | (++clientCounter & 0xffffffffL);
+    ClientRecord rec = new ClientRecord(id, owner.ownerid(), owner.verifier(), principal, 1, leaseEnd());
+    byId.put(id, rec);
+    unconfirmed.put(key, rec);
+    return new Exchange(id, 1, false);
+  }
+
+  /**
+   * CREATE_SESSION (RFC 8881 §18.36.4): confirms an unconfirmed client (dropping the record of its previous boot) and
+   * opens a session with the fore channel limits granted (the smaller of asked and {@link V4Limits}).
+   *
+   * @throws Nfs4Exception NFS4ERR_STALE_CLIENTID (unknown or expired client), NFS4ERR_CLID_INUSE (another
+   *     principal), NFS4ERR_SEQ_MISORDERED (csa_sequence neither the last nor the next), NFS4ERR_INVAL (no slots or
+   *     operations asked), NFS4ERR_DELAY (too many sessions)
+   */
+  public synchronized CREATE_SESSION4resok createSession(CREATE_SESSION4args a, String principal) {
+    reapIfDue();
+    ClientRecord rec = byId.get(a.clientid());
+    if (rec == null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_STALE_CLIENTID, "unknown client " + Long.toHexString(a.clientid()));
+    }
+    if (!rec.principal.equals(principal)) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_CLID_INUSE, "CREATE_SESSION by another principal");
+    }
+    if (rec.confirmed && a.sequence() == rec.createSessionSeq && rec.createSessionReply != null) {
+      return rec.createSessionReply; // a retransmission: the same session again
+    }
+    if (a.sequence() != rec.createSessionSeq + 1) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_SEQ_MISORDERED,
+          "csa_sequence " + Integer.toUnsignedString(a.sequence()) + ", expected "
+              + Integer.toUnsignedString(rec.createSessionSeq + 1));
+    }
+    channel_attrs4 ask = a.foreChanAttrs();
+    if (ask.maxrequests() == 0 || ask.maxoperations() == 0) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_INVAL, "fore channel without slots or operations");
+    }
+    if (rec.sessions.size() >= limits.maxSessionsPerClient()) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_DELAY, "too many sessions");
+    }
+    if (!rec.confirmed) {
+      ByteBuffer key = ByteBuffer.wrap(rec.owner);
+      unconfirmed.remove(key);
+      ClientRecord previous = confirmed.put(key, rec);
+      if (previous != null) {
+        remove(previous); // the client rebooted: its earlier state is gone (§18.35.5 case 5)
+      }
+      rec.confirmed = true;
+    }
+    channel_attrs4 fore = new channel_attrs4(0, min(ask.maxrequestsize(), limits.maxRequestSize()),
+        min(ask.maxresponsesize(), limits.maxResponseSize()),
+        min(ask.maxresponsesizeCached(), limits.maxResponseSizeCached()),
+        min(ask.maxoperations(), limits.maxOperations()), min(ask.maxrequests(), limits.maxSlots()), null);
+    channel_attrs4 b = a.backChanAttrs();
+    channel_attrs4 back = new channel_attrs4(0, b.maxrequestsize(), b.maxresponsesize(), b.maxresponsesizeCached(),
+        b.maxoperations(), min(b.maxrequests(), 1), null);
+    sessionid4 sid = new sessionid4(rec.clientid, (bootEpoch << 32) | (++sessionCounter & 0xffffffffL));
+    Session s = new Session(sid, rec, fore);
+    rec.sessions.put(sid, s);
+    sessions.put(sid, s);
+    // No PERSIST (replies are not kept across restarts) and no CONN_BACK_CHAN (no callbacks are made).
+    CREATE_SESSION4resok reply = new CREATE_SESSION4resok(sid, a.sequence(), 0, fore, back);
+    rec.createSessionSeq = a.sequence();
+    rec.createSessionReply = reply;
+    renew(rec);
+    return reply;
+  }
+
+  /**
+   * The session with this id.
+   *
+   * @throws Nfs4Exception NFS4ERR_BADSESSION if unknown, destroyed or expired
+   */
+  public synchronized Session session(sessionid4 id) {
+    reapIfDue();
+    Session s = sessions.get(id);
+    if (s == null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_BADSESSION, "session " + id);
+    }
+    return s;
+  }
+
+  /** Extends the client's lease by {@link V4Limits#lease()} from now (SEQUENCE, RFC 8881 §8.3). */
+  public synchronized void renew(ClientRecord rec) {
+    rec.leaseEnd = leaseEnd();
+  }
+
+  /**
+   * DESTROY_SESSION (RFC 8881 §18.37).
+   *
+   * @throws Nfs4Exception NFS4ERR_BADSESSION if unknown
+   */
+  public synchronized void destroySession(sessionid4 id) {
+    Session s = sessions.remove(id);
+    if (s == null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_BADSESSION, "session " + id);
+    }
+    s.client().sessions.remove(id);
+  }
+
+  /**
+   * DESTROY_CLIENTID (RFC 8881 §18.50).
+   *
+   * @throws Nfs4Exception NFS4ERR_STALE_CLIENTID if unknown, NFS4ERR_CLIENTID_BUSY while it has sessions
+   */
+  public synchronized void destroyClientId(long clientid) {
+    ClientRecord rec = byId.get(clientid);
+    if (rec == null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_STALE_CLIENTID, "unknown client " + Long.toHexString(clientid));
+    }
+    if (!rec.sessions.isEmpty()) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_CLIENTID_BUSY, rec + " has " + rec.sessions.size() + " sessions");
+    }
+    remove(rec);
+  }
+
+  /**
+   * RECLAIM_COMPLETE for the whole client (RFC 8881 §18.51).
+   *
+   * @throws Nfs4Exception NFS4ERR_COMPLETE_ALREADY on the second one
+   */
+  public synchronized void reclaimComplete(ClientRecord rec) {
+    if (rec.reclaimComplete) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_COMPLETE_ALREADY, rec + " already sent RECLAIM_COMPLETE");
+    }
+    rec.reclaimComplete = true;
+  }
+
+  /**
+   * Drops every client whose lease has ended, with its sessions, unless one of its requests is running.
+   *
+   * @return how many clients were dropped
+   */
+  public synchronized int reap() {
+    long now = clock.millis();
+    nextReap = now + REAP_INTERVAL_MILLIS;
+    int n = 0;
+    for (ClientRecord rec : new ArrayList<>(byId.values())) {
+      if (rec.leaseEnd <= now && rec.sessions.values().stream().noneMatch(s -> s.slots().busy())) {
+        remove(rec);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Client records held, confirmed or not. */
+  public synchronized int clients() {
+    return byId.size();
+  }
+
+  /** Sessions held. */
+  public synchronized int sessions() {
+    return sessions.size();
+  }
+
+  private void reapIfDue() {
+    if (clock.millis() >= nextReap) {
+      reap();
+    }
+  }
+
+  private void remove(ClientRecord rec) {
+    byId.remove(rec.clientid);
+    ByteBuffer key = ByteBuffer.wrap(rec.owner);
+    confirmed.remove(key, rec);
+    unconfirmed.remove(key, rec);
+    for (sessionid4 sid : rec.sessions.keySet()) {
+      sessions.remove(sid);
+    }
+    rec.sessions.clear();
+  }
+
+  private long leaseEnd() {
+    return clock.millis() + limits.lease().toMillis();
+  }
+
+  /** The smaller of two counts read as unsigned 32-bit values. */
+  private static int min(int asked, int ours) {
+    return Integer.compareUnsigned(asked, ours) < 0 ? asked : ours;
+  }
+}

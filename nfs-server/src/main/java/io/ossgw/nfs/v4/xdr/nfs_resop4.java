@@ -1,0 +1,46 @@
+package io.ossgw.nfs.v4.xdr;
+
+import io.ossgw.nfs.xdr.XdrReader;
+import io.ossgw.nfs.xdr.XdrType;
+import io.ossgw.nfs.xdr.XdrWriter;
+
+/**
+ * RFC 8881 §16.2.2 nfs_resop4: an operation number, its nfsstat4, and on NFS4_OK its resok body (none for operations
+ * whose result is a bare status). Every result this server sends so far carries a body only on success.
+ *
+ * @param resok the body when {@code status} is NFS4_OK, else null
+ */
+public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
+  /** A result with a status and no body. */
+  public static nfs_resop4 of(int op, int status) {
+    return new nfs_resop4(op, status, null);
+  }
+
+  /**
+   * Decodes one result, knowing the bodies of the session operations this package implements (for tests and
+   * clients).
+   */
+  public static nfs_resop4 decode(XdrReader r) {
+    int op = r.int32();
+    int status = r.int32();
+    XdrType body = null;
+    if (status == Nfs4.NFS4_OK) {
+      body = switch (op) {
+        case Nfs4.OP_EXCHANGE_ID -> EXCHANGE_ID4resok.decode(r);
+        case Nfs4.OP_CREATE_SESSION -> CREATE_SESSION4resok.decode(r);
+        case Nfs4.OP_SEQUENCE -> SEQUENCE4resok.decode(r);
+        case Nfs4.OP_BIND_CONN_TO_SESSION -> BIND_CONN_TO_SESSION4resok.decode(r);
+        default -> null;
+      };
+    }
+    return new nfs_resop4(op, status, body);
+  }
+
+  @Override
+  public void encode(XdrWriter w) {
+    w.int32(op).int32(status);
+    if (status == Nfs4.NFS4_OK && resok != null) {
+      resok.encode(w);
+    }
+  }
+}
