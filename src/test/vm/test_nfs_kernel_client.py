@@ -20,7 +20,7 @@ def step_times(out):
 def test_explicit_v3_mount_runs_the_workload(gateway, guest, new_bucket):
     _, bucket = new_bucket
     gw = gateway()
-    dd_mb, small = scale(32, 200), scale(200, 1000)
+    dd_mb, small = scale(200, 1024), scale(1000, 3000)
     rc, out = guest(WORKLOAD.read_text(), env={"NFS_PORT": gw.nfs_port, "BUCKET": gw.bucket, "DD_MB": dd_mb,
                                                "SMALL_FILES": small})
     assert rc == 0 and "WORKLOAD OK" in out, out

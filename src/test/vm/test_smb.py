@@ -82,7 +82,7 @@ def test_cifs_workload_modes_symlinks_and_inode_numbers(gateway, guest, new_buck
         gws.append(gateway(props, name="smb"))  # same name: same state directory, so the same inode table
 
     ctl = RestartPort(restart)
-    dd_mb, small = scale(48, 200), scale(300, 1000)
+    dd_mb, small = scale(200, 1024), scale(1000, 3000)
     try:
         rc, out = guest(WORKLOAD.read_text(), env={
             "SMB_PORT": props["ossgw.smb.port"], "SHARE": "data", "SMB_USER": SMB_USER, "SMB_PASSWORD": SMB_PASSWORD,
