@@ -305,6 +305,7 @@ public final class FuseFilesystem {
         }
       }
       vfs.rename(from, to);
+      hidden.renamed(from, to); // a directory holding hidden names
       return 0;
     });
   }

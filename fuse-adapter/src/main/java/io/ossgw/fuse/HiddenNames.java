@@ -77,6 +77,25 @@ final class HiddenNames {
     return true;
   }
 
+  /**
+   * Follows the rename of a directory: libfuse computes a hidden node's path from its parents, so the hidden names
+   * below {@code from} are asked for under {@code to} from now on.
+   */
+  void renamed(String from, String to) {
+    if (names.isEmpty()) {
+      return;
+    }
+    String prefix = from + "/";
+    for (String p : List.copyOf(names.keySet())) {
+      if (p.startsWith(prefix)) {
+        List<FileHandle> l = names.remove(p);
+        if (l != null) {
+          names.put(to + p.substring(from.length()), l);
+        }
+      }
+    }
+  }
+
   /** Number of hidden names held (open files unlinked and not yet finally released). */
   int size() {
     return names.size();

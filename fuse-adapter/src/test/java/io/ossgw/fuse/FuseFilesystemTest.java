@@ -235,4 +235,17 @@ class FuseFilesystemTest {
     assertThat(vfs.calls("rename")).isEqualTo(2);
     assertThat(fs.release(null, mine)).isZero();
   }
+
+  @Test
+  void hiddenNamesFollowTheRenameOfTheirDirectory() {
+    assertThat(fs.mkdir("/x", 0755, ALICE)).isZero();
+    long fh = fs.create("/x/f", 0644, O_RDWR, ALICE);
+    assertThat(fs.rename("/x/f", "/x/.fuse_hidden0000000400000001")).isZero();
+    assertThat(fs.rename("/x", "/y")).isZero(); // libfuse now names the hidden node /y/.fuse_hidden...
+    assertThat(stat("/y/.fuse_hidden0000000400000001").nlink()).isZero();
+    assertThat(fs.release("/y/.fuse_hidden0000000400000001", fh)).isZero();
+    assertThat(fs.unlink("/y/.fuse_hidden0000000400000001")).isZero();
+    assertThat(fs.hiddenFiles()).isZero();
+    assertThat(vfs.calls("unlink")).isEqualTo(1);
+  }
 }
