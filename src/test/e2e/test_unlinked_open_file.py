@@ -5,6 +5,7 @@ looking the vanished path up (ENOENT). fstat(2), which the kernel sends without 
 `.fuse_hidden` name libfuse gives the node (the mount has no hard_remove): answered from the open file too, while that
 name is never an object in the bucket and never listed. Reads and writes on the descriptor keep working; nothing is
 left in the bucket."""
+import errno
 import os
 
 import pytest
@@ -118,3 +119,22 @@ def test_unlinking_an_open_file_looked_up_after_a_remount(emulator, mounts, new_
     finally:
         os.close(fd)
     assert all_keys(bucket) == ["d/"]
+
+
+def test_hard_remove_forgets_the_name_at_unlink(mounts, new_bucket, binding):
+    """-o hard_remove (jnr: a libfuse -o option; jfuse: fuse_config.hard_remove): libfuse keeps no hidden name, and
+    answers fstat itself: ENOENT (libfuse 2), ESTALE (libfuse 3). Reads on the descriptor still work."""
+    name, bucket = new_bucket
+    mp = mounts.mount(name, extra=("hard_remove",))
+    (mp / "h.txt").write_bytes(b"hard")
+    fd = os.open(mp / "h.txt", os.O_RDONLY)
+    try:
+        assert os.pread(fd, 10, 0) == b"hard"
+        os.unlink(mp / "h.txt")
+        with pytest.raises(OSError) as e:
+            os.fstat(fd)
+        assert e.value.errno == (errno.ENOENT if binding == "jnr" else errno.ESTALE)
+        assert os.pread(fd, 10, 0) == b"hard"
+    finally:
+        os.close(fd)
+    assert all_keys(bucket) == []
