@@ -31,11 +31,10 @@ DIFFERENCES = {
                                    "a directory's st_nlink is 1 (\"unknown\" to find/fts): counting subdirectories "
                                    "would take a listing per stat"),
     "nlink.dir-after-mkdir": ({"fuse": "nlink=1", "nfs": "nlink=1"}, "as above"),
-    "fstat.after-unlink": ({"fuse": ("ENOENT", "ESTALE"), "nfs": "nlink=1"},
-                           "FUSE: the kernel sends fstat's GETATTR without the file handle and libfuse (hard_remove) "
-                           "has forgotten the name: ENOENT from libfuse 2 (jnr), ESTALE from libfuse 3 (jfuse); "
-                           "requests that carry the handle (read past EOF, lseek SEEK_END) answer with nlink 0. NFS: "
-                           "the Linux client renames the open file (.nfsXXXX), so it still has a name"),
+    "fstat.after-unlink": ({"nfs": "nlink=1"},
+                           "NFS: the Linux client renames the open file (.nfsXXXX), so it still has a name. FUSE "
+                           "answers nlink 0 (libfuse's hidden name, kept in memory by the gateway); with -o "
+                           "hard_remove it would be ENOENT (libfuse 2) or ESTALE (libfuse 3)"),
     "names.key-over-1023-bytes": ({"fuse": "ENAMETOOLONG", "nfs": "ENAMETOOLONG"},
                                   "OSS keys are at most 1,023 bytes: a path whose key is longer is ENAMETOOLONG"),
 }

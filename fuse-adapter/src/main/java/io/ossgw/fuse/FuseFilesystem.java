@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Paths are absolute within the mount, as libfuse passes them. For operations on open files (read, write, flush,
  * fsync, release, ftruncate, fgetattr) the path may be null: the bindings tell libfuse they accept that
  * ({@code flag_nullpath_ok}), which keeps I/O on unlinked-but-open files working with {@code hard_remove}; the fh
- * identifies the file.
+ * identifies the file. Without {@code hard_remove} (the default) libfuse passes such files' hidden names instead
+ * ({@link HiddenNames}).
  *
  * <p>Thread-safe: libfuse's multithreaded loop calls these concurrently. Metadata operations go through one
  * counting/mapping helper; READ and WRITE spell it out so that the data path allocates nothing (not even a lambda).
@@ -77,6 +78,7 @@ public final class FuseFilesystem {
   private final VirtualFileSystem vfs;
   private final FuseStats stats = new FuseStats();
   private final OpenFileTable files = new OpenFileTable();
+  private final HiddenNames hidden = new HiddenNames();
   private final UnexpectedErrorLog errorLog = new UnexpectedErrorLog();
   private final int ioSize;
   private final CountDownLatch initialized = new CountDownLatch(1);
@@ -114,6 +116,11 @@ public final class FuseFilesystem {
     return ioSize;
   }
 
+  /** Number of unlinked open files libfuse keeps under a hidden name (in memory only) until their last release. */
+  public int hiddenFiles() {
+    return hidden.size();
+  }
+
   /** Number of files currently open through this mount. */
   public int openFiles() {
     return files.size();
@@ -147,7 +154,9 @@ public final class FuseFilesystem {
       if (FuseNames.tooLong(path)) {
         return fail(FuseOp.GETATTR, Errno.ENAMETOOLONG);
       }
-      out.put(vfs.getattr(path));
+      FileHandle h = hidden.handle(path);
+      // libfuse asks for an unlinked open file's attributes (fstat) by its hidden name: answer from the open file
+      out.put(h != null ? vfs.fgetattr(h) : vfs.getattr(path));
       return 0;
     });
   }
@@ -265,21 +274,38 @@ public final class FuseFilesystem {
     });
   }
 
-  /** unlink(2). */
+  /** unlink(2); libfuse's unlink of a hidden name of ours (after the last release) only forgets it. */
   public int unlink(String path) {
     return call(FuseOp.UNLINK, path, () -> {
+      if (hidden.remove(path)) {
+        return 0;
+      }
       vfs.unlink(path);
       return 0;
     });
   }
 
-  /** rename(2) (libfuse2 has no renameat2 flags; the kernel refuses them with EINVAL before asking). */
+  /**
+   * rename(2) (libfuse2 has no renameat2 flags; the kernel refuses them with EINVAL before asking). The rename of an
+   * open file onto a libfuse hidden name (libfuse hides an open file that is unlinked or renamed over, when {@code
+   * hard_remove} is off) is the unlink of it: see {@link HiddenNames}.
+   */
   public int rename(String from, String to) {
     return call(FuseOp.RENAME, from, () -> {
       if (FuseNames.tooLong(to)) {
         return fail(FuseOp.RENAME, Errno.ENAMETOOLONG);
       }
+      if (HiddenNames.isHideRename(from, to)) {
+        List<FileHandle> open = files.openUnder(from);
+        open.removeIf(hidden::hides);
+        if (!open.isEmpty()) {
+          vfs.unlink(from);
+          hidden.add(to, open);
+          return 0;
+        }
+      }
       vfs.rename(from, to);
+      hidden.renamed(from, to); // a directory holding hidden names
       return 0;
     });
   }
@@ -357,7 +383,7 @@ public final class FuseFilesystem {
   public int ftruncate(String path, long fh, long size, Caller caller) {
     stats.call(FuseOp.FTRUNCATE);
     FileHandle h = files.get(fh);
-    String p = path != null ? path : h != null ? h.path() : null;
+    String p = path != null && hidden.handle(path) == null ? path : h != null ? h.path() : null;
     if (h == null || p == null) {
       return fail(FuseOp.FTRUNCATE, Errno.EBADF);
     }
@@ -499,6 +525,7 @@ public final class FuseFilesystem {
    * aborted). Errors are logged; staged data gets its last chance to be uploaded.
    */
   public void releaseAll() {
+    hidden.clear();
     for (FileHandle h : files.drain()) {
       try {
         vfs.release(h);

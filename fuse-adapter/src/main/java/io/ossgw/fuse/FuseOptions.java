@@ -26,8 +26,10 @@ import java.util.Objects;
  *       because without it libfuse2 sends 4 KiB writes (5-15x slower).
  *   <li>{@code maxReadahead = 1 MiB}; {@code kernelCache}, {@code autoCache}, {@code directIo} off (page cache per
  *       open, mmap works); {@code useIno = true} (the engine's stable inode numbers show in {@code ls -i}).
- *   <li>{@code hardRemove = true}: without it libfuse2 renames an unlinked-but-open file to {@code .fuse_hiddenNNN},
- *       which on OSS is a CopyObject and leaves garbage objects in the bucket after a crash.
+ *   <li>{@code hardRemove = false}: libfuse keeps an unlinked open file under a {@code .fuse_hidden} name so that
+ *       fstat(2) of it still works ({@code st_nlink} 0); the adapter keeps that name in memory only, it is never an
+ *       object ({@link FuseFilesystem#rename}). With {@code hard_remove} libfuse forgets the node's path at unlink
+ *       and answers fstat's GETATTR itself with ENOENT (libfuse 2) or ESTALE (libfuse 3).
  *   <li>{@code fsname = "ossgw"}, {@code subtype = "ossgw"}: the app should set {@code fsname = "oss:<bucket>"}; the
  *       mount then shows as {@code oss:<bucket> on /mnt type fuse.ossgw}.
  *   <li>{@code mountTimeout = unmountTimeout = 10 s}: how long {@link FuseMounter#mount} and {@link
@@ -187,7 +189,7 @@ public record FuseOptions(
     private String subtype = "ossgw";
     private boolean useIno = true;
     private boolean nonempty;
-    private boolean hardRemove = true;
+    private boolean hardRemove;
     private boolean debug;
     private final List<String> extraOptions = new ArrayList<>();
     private Duration mountTimeout = Duration.ofSeconds(10);
@@ -322,7 +324,7 @@ public record FuseOptions(
       return this;
     }
 
-    /** Unlink open files at once ({@code hard_remove}); default on. */
+    /** Forget an open file's name at unlink ({@code hard_remove}); default off (see the class comment). */
     public Builder hardRemove(boolean on) {
       hardRemove = on;
       return this;

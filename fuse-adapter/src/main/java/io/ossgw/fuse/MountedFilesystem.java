@@ -80,6 +80,11 @@ public final class MountedFilesystem implements AutoCloseable {
     return fs.openFiles();
   }
 
+  /** Unlinked open files whose hidden name libfuse still holds (in memory only; see {@code HiddenNames}). */
+  public int hiddenFiles() {
+    return fs.hiddenFiles();
+  }
+
   /** True while the FUSE session is serving (the libfuse loop has not returned). */
   public boolean isMounted() {
     return !exit.isDone();

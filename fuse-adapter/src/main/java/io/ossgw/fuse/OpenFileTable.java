@@ -74,6 +74,25 @@ final class OpenFileTable {
     return h;
   }
 
+  /**
+   * The open handles whose {@link FileHandle#path()} is {@code path}, newest first. Scans the table: only for the rare
+   * rename of an open file onto a libfuse hidden name.
+   */
+  synchronized List<FileHandle> openUnder(String path) {
+    List<Slot> found = new ArrayList<>();
+    AtomicReferenceArray<Slot> a = slots;
+    for (int i = 0; i < used; i++) {
+      Slot s = a.get(i);
+      if (s != null && path.equals(s.handle.path())) {
+        found.add(s);
+      }
+    }
+    found.sort((x, y) -> Integer.compare(y.generation, x.generation));
+    List<FileHandle> out = new ArrayList<>(found.size());
+    found.forEach(s -> out.add(s.handle));
+    return out;
+  }
+
   /** Number of open handles. */
   synchronized int size() {
     return open;

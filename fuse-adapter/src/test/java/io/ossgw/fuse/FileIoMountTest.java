@@ -120,12 +120,43 @@ class FileIoMountTest extends MountedTestBase {
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
       Files.delete(f);
       ByteBuffer b = ByteBuffer.allocate(64);
-      ch.read(b, 0); // hard_remove + flag_nullpath_ok: the read arrives with a NULL path and the fh
+      ch.read(b, 0);
       assertThat(new String(b.array(), 0, b.position(), StandardCharsets.UTF_8)).isEqualTo("still here");
+      // fstat(2) of the descriptor: stat of /proc/self/fd/N reaches the inode with a GETATTR that carries no file
+      // handle; libfuse answers it by the hidden name (ENOENT/ESTALE under hard_remove)
+      Path fd = openDescriptorOf("doomed.txt");
+      assertThat(Files.getAttribute(fd, "unix:nlink")).isEqualTo(0);
+      assertThat(Files.getAttribute(fd, "unix:size")).isEqualTo(10L);
+      try (var s = Files.list(mnt)) {
+        assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".fuse_hidden"));
+      }
+      assertThat(m.hiddenFiles()).isEqualTo(1);
     }
     try (var s = Files.list(mnt)) {
       assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".fuse_hidden"));
     }
+    long deadline = System.nanoTime() + 5_000_000_000L; // RELEASE is asynchronous to close(2)
+    while (m.hiddenFiles() != 0 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(m.hiddenFiles()).isZero();
+    assertThat(vfs.calls("rename")).isZero();
+  }
+
+  /** /proc/self/fd/N of this process's descriptor of the unlinked file {@code name}. */
+  private static Path openDescriptorOf(String name) throws Exception {
+    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+      for (Path p : fds.toList()) {
+        try {
+          if (Files.readSymbolicLink(p).toString().endsWith("/" + name + " (deleted)")) {
+            return p;
+          }
+        } catch (java.io.IOException ignored) {
+          // a descriptor closed meanwhile
+        }
+      }
+    }
+    throw new AssertionError("no descriptor of " + name);
   }
 
   @Test

@@ -194,4 +194,58 @@ class FuseFilesystemTest {
     assertThat(vfs.openHandles()).isZero();
     assertThat(fs.openFiles()).isZero();
   }
+
+  /** libfuse (without hard_remove) hides an unlinked open file with rename(name, .fuse_hiddenXXXXXXXXYYYYYYYY). */
+  @Test
+  void renameOfAnOpenFileOntoAHiddenNameIsItsUnlinkAndTheNameStaysInMemory() {
+    long fh = fs.create("/d.txt", 0644, O_RDWR, ALICE);
+    assertThat(fs.write(null, fh, 0, ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)))).isEqualTo(3);
+    String hiddenName = "/.fuse_hidden0000000200000001";
+    assertThat(fs.getattr(hiddenName, a -> {})).isEqualTo(-Errno.ENOENT.value()); // libfuse's probe
+    assertThat(fs.rename("/d.txt", hiddenName)).isZero();
+    assertThat(vfs.calls("rename")).isZero();
+    assertThat(vfs.calls("unlink")).isEqualTo(1);
+    assertThat(fs.getattr("/d.txt", a -> {})).isEqualTo(-Errno.ENOENT.value());
+    FileAttr a = stat(hiddenName); // fstat(2) of the descriptor: libfuse asks by the hidden name
+    assertThat(a.nlink()).isZero();
+    assertThat(a.size()).isEqualTo(3);
+    List<String> names = new ArrayList<>();
+    assertThat(fs.readdir("/", (n, at) -> names.add(n) && false)).isZero();
+    assertThat(names).containsExactly(".", "..");
+    assertThat(fs.hiddenFiles()).isEqualTo(1);
+    assertThat(fs.release(hiddenName, fh)).isZero();
+    assertThat(fs.unlink(hiddenName)).isZero(); // libfuse after the last release: no call into the VFS
+    assertThat(vfs.calls("unlink")).isEqualTo(1);
+    assertThat(fs.hiddenFiles()).isZero();
+    assertThat(fs.getattr(hiddenName, x -> {})).isEqualTo(-Errno.ENOENT.value());
+  }
+
+  @Test
+  void aHiddenLookingNameOfAClosedFileOrOfAUserIsAnOrdinaryFile() {
+    String name = "/.fuse_hidden0000000300000001";
+    long fh = fs.create("/closed", 0644, O_RDWR, ALICE);
+    assertThat(fs.release("/closed", fh)).isZero();
+    assertThat(fs.rename("/closed", name)).isZero(); // not open: an ordinary rename
+    assertThat(vfs.calls("rename")).isEqualTo(1);
+    assertThat(stat(name).nlink()).isEqualTo(1);
+    assertThat(fs.unlink(name)).isZero();
+    assertThat(vfs.calls("unlink")).isEqualTo(1);
+    long mine = fs.create("/.fuse_hiddenmine", 0644, O_RDWR, ALICE);
+    assertThat(fs.rename("/.fuse_hiddenmine", "/sub.fuse_hidden0000000300000002")).isZero(); // no libfuse pattern
+    assertThat(vfs.calls("rename")).isEqualTo(2);
+    assertThat(fs.release(null, mine)).isZero();
+  }
+
+  @Test
+  void hiddenNamesFollowTheRenameOfTheirDirectory() {
+    assertThat(fs.mkdir("/x", 0755, ALICE)).isZero();
+    long fh = fs.create("/x/f", 0644, O_RDWR, ALICE);
+    assertThat(fs.rename("/x/f", "/x/.fuse_hidden0000000400000001")).isZero();
+    assertThat(fs.rename("/x", "/y")).isZero(); // libfuse now names the hidden node /y/.fuse_hidden...
+    assertThat(stat("/y/.fuse_hidden0000000400000001").nlink()).isZero();
+    assertThat(fs.release("/y/.fuse_hidden0000000400000001", fh)).isZero();
+    assertThat(fs.unlink("/y/.fuse_hidden0000000400000001")).isZero();
+    assertThat(fs.hiddenFiles()).isZero();
+    assertThat(vfs.calls("unlink")).isEqualTo(1);
+  }
 }

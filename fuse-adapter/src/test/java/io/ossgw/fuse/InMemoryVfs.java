@@ -52,6 +52,7 @@ final class InMemoryVfs implements VirtualFileSystem {
     final List<byte[]> chunks = new ArrayList<>();
     long size;
     String target;
+    volatile boolean linked = true; // false once unlinked: open handles answer fstat with st_nlink 0
 
     Node(FileType type, int mode, Caller c) {
       this.type = type;
@@ -283,9 +284,20 @@ final class InMemoryVfs implements VirtualFileSystem {
         throw new FsException(Errno.ENOTEMPTY, path);
       }
       parent.children.remove(name(path));
+      n.linked = false;
       parent.mtime = parent.ctime = Instant.now();
     } finally {
       lock.writeLock().unlock();
+    }
+  }
+
+  /** From the open node, as the engine answers it: an unlinked file keeps its attributes with {@code st_nlink} 0. */
+  @Override
+  public FileAttr fgetattr(FileHandle fh) {
+    count("fgetattr", fh.path());
+    Node n = ((Handle) fh).node;
+    synchronized (n) {
+      return n.linked ? n.attr() : n.attr().unlinked();
     }
   }
 

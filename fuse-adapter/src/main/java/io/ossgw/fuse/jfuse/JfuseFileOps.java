@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * The operations that libfuse 3 may call with a NULL path, as our own FFM upcalls in jfuse's {@code struct
  * fuse_operations} (written over jfuse's entries before {@code fuse_new} copies the struct).
  *
- * <p>Why: with {@code hard_remove} (the adapter's default, so that unlinking an open file does not leave a {@code
- * .fuse_hidden*} object in the bucket) libfuse 3 passes {@code path == NULL} for an unlinked file that is still open
+ * <p>Why: with {@code hard_remove} (an option; by default the adapter keeps libfuse's {@code .fuse_hidden*} names in
+ * memory instead, see HiddenNames) libfuse 3 passes {@code path == NULL} for an unlinked file that is still open
  * (its {@code get_path_nullok} turns ESTALE into a NULL path) to getattr/truncate/chmod/chown/utimens with a file
  * handle and to read, write, flush, fsync and release. jfuse 0.7.3 converts every path with {@code
  * MemorySegment.getString(0)} unconditionally, which reads address 0 and kills the JVM with SIGSEGV (seen in

@@ -44,6 +44,7 @@ public final class FuseOptionsMapper {
       switch (name) {
         case "allow_other" -> b.allowOther(true);
         case "nonempty" -> b.nonempty(true);
+        case "hard_remove" -> b.hardRemove(true);
         case "default_permissions" -> b.defaultPermissions(true);
         case "kernel_cache" -> b.kernelCache(true);
         case "auto_cache" -> b.autoCache(true);

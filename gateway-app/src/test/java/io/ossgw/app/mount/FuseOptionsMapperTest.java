@@ -27,12 +27,13 @@ class FuseOptionsMapperTest {
     assertThat(f.readOnly()).isFalse();
     assertThat(f.singleThreaded()).isFalse();
     assertThat(f.maxRead()).isEqualTo(131072);
+    assertThat(f.hardRemove()).isFalse(); // libfuse hides unlinked open files (in memory): fstat of them works
     assertThat(f.extraOptions()).isEmpty();
   }
 
   @Test
   void typedFuseOptionsAreMapped() {
-    FuseOptions f = map("allow_other,ro,kernel_cache,direct_io,auto_cache,nonempty",
+    FuseOptions f = map("allow_other,ro,kernel_cache,direct_io,auto_cache,nonempty,hard_remove",
         "attr_timeout=1.5,entry_timeout=2,negative_timeout=0,max_read=65536,max_write=32768,max_readahead=4096",
         "fsname=mine,subtype=test,use_ino,big_writes,default_permissions");
     assertThat(f.allowOther()).isTrue();
@@ -41,6 +42,7 @@ class FuseOptionsMapperTest {
     assertThat(f.directIo()).isTrue();
     assertThat(f.autoCache()).isTrue();
     assertThat(f.nonempty()).isTrue();
+    assertThat(f.hardRemove()).isTrue();
     assertThat(f.attrTimeout()).isEqualTo(1.5);
     assertThat(f.entryTimeout()).isEqualTo(2);
     assertThat(f.negativeTimeout()).isZero();

@@ -230,6 +230,30 @@ class SmbServiceTest {
     }
   }
 
+  /**
+   * A file deleted through a handle that reads it: Samba holds a real descriptor (a FUSE open), unlinks the name at
+   * the close of the delete-on-close handle and then asks for its attributes (smbj's close asks for them). libfuse
+   * hides the open file (rename onto {@code .fuse_hidden...}), which the gateway keeps in memory: one DeleteObject, no
+   * copy, no hidden object, nothing listed.
+   */
+  @Test
+  void aFileDeletedWhileOpenForReadingCostsOneDeleteAndLeavesNoHiddenObject() throws Exception {
+    try (Session s = login(ALICE, ALICE_PW); DiskShare share = (DiskShare) s.connectShare("data")) {
+      share.mkdir("doc");
+      write(share, "doc\\open.txt", "open data".getBytes());
+      emu.counters().reset();
+      try (File f = share.openFile("doc\\open.txt", EnumSet.of(AccessMask.DELETE, AccessMask.GENERIC_READ), null,
+          SMB2ShareAccess.ALL, SMB2CreateDisposition.FILE_OPEN, null)) {
+        byte[] b = new byte[9];
+        assertThat(f.read(b, 0)).isEqualTo(9);
+        f.deleteOnClose();
+      }
+      assertThat(requests()).isEqualTo(Map.of("GetObject", 1L, "DeleteObject", 1L));
+      assertThat(names(share, "doc")).isEmpty();
+      assertThat(keys("doc/")).containsExactly("doc/");
+    }
+  }
+
   @Test
   void objectsPutWithTheSdkAreReadOverSmb() throws Exception {
     try (Session s = login(BOB, BOB_PW); DiskShare share = (DiskShare) s.connectShare("archive")) {

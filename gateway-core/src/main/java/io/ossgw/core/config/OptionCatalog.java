@@ -82,6 +82,7 @@ public final class OptionCatalog {
     fuse("allow_other", "let other users (and Samba) use the mount");
     fuse("allow_root", "let root use the mount");
     fuse("nonempty", "allow mounting over a non-empty directory");
+    fuse("hard_remove", "forget an open file's name at unlink: fstat(2) of it then fails (ENOENT, ESTALE); by default its attributes stay available with st_nlink 0");
     fuse("default_permissions", "kernel permission checks from mode/uid/gid (on by default)");
     fuse("kernel_cache", "keep file data in the page cache across opens");
     fuse("auto_cache", "drop cached data when mtime or size changes");
