@@ -15,33 +15,16 @@ import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Writes that keep what OSS already has: appends (AppendObject on Appendable objects, UploadPartCopy of the existing
  * bytes on Normal ones) and {@code max_dirty_data} forced uploads. Every test checks the bytes in the bucket and the
  * requests that put them there.
  */
-class AppendAndDirtyDataTest {
-  @TempDir Path state;
-  TestGateway gw;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
-
+class AppendAndDirtyDataTest extends GatewayFixture {
   private static byte[] random(int n, long seed) {
     byte[] b = new byte[n];
     new Random(seed).nextBytes(b);

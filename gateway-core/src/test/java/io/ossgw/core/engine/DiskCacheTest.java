@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,21 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code use_cache=DIR}: reads served from the local data cache instead of GETs, across a restart; entries of a changed
  * ETag dropped; LRU eviction within {@code ensure_diskfree}; {@code del_cache} and {@code check_cache_dir_exist}.
  */
-class DiskCacheTest {
-  @TempDir Path state;
+class DiskCacheTest extends GatewayFixture {
   @TempDir Path cacheDir;
-  TestGateway gw;
   final List<Engine> engines = new ArrayList<>();
 
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-  }
-
+  /** Runs before the fixture closes the gateway. */
   @AfterEach
-  void stop() {
+  void closeEngines() {
     engines.forEach(Engine::close);
-    gw.close();
   }
 
   private Engine engine(String... options) {

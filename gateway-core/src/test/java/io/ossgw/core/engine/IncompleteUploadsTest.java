@@ -10,34 +10,17 @@ import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.core.write.OrphanUploads;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 9 item 3: multipart uploads a crashed run left behind are aborted at the next start of the same mount (same
  * state directory); uploads of other writers only with {@code incomplete_mpu_abort=}. Through the aliyun SDK against
  * the emulator; a "crash" is {@link Engine#crash()}: the engine is dropped without flushing or closing anything.
  */
-class IncompleteUploadsTest {
-  @TempDir Path state;
-  TestGateway gw;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
-
+class IncompleteUploadsTest extends GatewayFixture {
   /** Keys of the bucket's incomplete multipart uploads, as ListMultipartUploads shows them. */
   private List<String> uploads() {
     return gw.sdk.listMultipartUploads(new ListMultipartUploadsRequest(TestGateway.BUCKET)).getMultipartUploads()

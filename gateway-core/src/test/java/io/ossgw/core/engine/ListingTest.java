@@ -13,31 +13,14 @@ import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Directory listings: paging, attributes without a HEAD per entry, chmod kept, cache lifetime. */
-class ListingTest {
-  @TempDir Path state;
-  TestGateway gw;
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
-
+class ListingTest extends GatewayFixture {
   @Test
   void coldListingOfFilesWrittenByTheGatewayNeedsNoHeadAndKeepsChmod() {
     VirtualFileSystem fs = gw.mount("list_object_max_keys=100");

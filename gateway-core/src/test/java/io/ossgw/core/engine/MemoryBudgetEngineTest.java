@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ossgw.core.memory.MemoryBudget;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,28 +15,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The one memory budget of read-ahead through the whole engine: {@code memory_limit} sets it, and 32 handles reading
  * at once never hold more than it (readers beyond it fall back to ranged GETs) and all read the right bytes.
  */
-class MemoryBudgetEngineTest {
-  @TempDir Path state;
-  TestGateway gw;
+class MemoryBudgetEngineTest extends GatewayFixture {
   final List<Engine> engines = new ArrayList<>();
 
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-  }
-
+  /** Runs before the fixture closes the gateway. */
   @AfterEach
-  void stop() {
+  void closeEngines() {
     engines.forEach(Engine::close);
-    gw.close();
   }
 
   private Engine engine(String... options) {

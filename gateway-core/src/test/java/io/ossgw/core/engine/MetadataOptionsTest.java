@@ -12,15 +12,11 @@ import io.ossgw.core.vfs.FileType;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ossfs metadata options as ossfs 1.91 documents them (reference/ossfs-compat.md §3.3, §3.5, §4):
@@ -28,20 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code disable_noobj_cache}, {@code complement_stat}, {@code readdir_optimize} and {@code symlink_in_meta} in
  * listings. The cache clock is an injected ticker: no sleeps.
  */
-class MetadataOptionsTest {
-  @TempDir Path state;
-  TestGateway gw;
+class MetadataOptionsTest extends GatewayFixture {
   final AtomicLong nanos = new AtomicLong();
-
-  @BeforeEach
-  void start() {
-    gw = new TestGateway(state);
-  }
-
-  @AfterEach
-  void stop() {
-    gw.close();
-  }
 
   private void advance(long seconds) {
     nanos.addAndGet(Duration.ofSeconds(seconds).toNanos());
