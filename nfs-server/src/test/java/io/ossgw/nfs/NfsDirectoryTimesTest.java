@@ -6,38 +6,15 @@ import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.nfs.xdr.*;
-import java.nio.file.Path;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A directory's mtime/ctime over NFS move with its entries, in the wcc_data of the changing procedure and in later
  * GETATTRs, from the engine's record that FUSE shows too (SEMANTICS.md "Directory times"); an explicit SETATTR of the
  * directory's mtime is kept until the next change.
  */
-class NfsDirectoryTimesTest {
-  @TempDir
-  static Path state;
-  static NfsGateway gw;
-  static NfsClient nfs;
-  static nfs_fh3 root;
-
-  @BeforeAll
-  static void start() {
-    gw = NfsGateway.simple(state);
-    nfs = new NfsClient(gw.port(), 1000, 1000);
-    root = nfs.root("/" + NfsGateway.BUCKET);
-  }
-
-  @AfterAll
-  static void stop() {
-    nfs.close();
-    gw.close();
-  }
-
+class NfsDirectoryTimesTest extends OneExportFixture {
   private static nfs_fh3 dir(String name) {
     MKDIR3res r = nfs.mkdir(root, name, 0755);
     assertThat(r.status()).isEqualTo(nfsstat3.NFS3_OK);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.aliyun.oss.model.ObjectMetadata;
 import io.ossgw.nfs.xdr.*;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,35 +13,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.dcache.oncrpc4j.rpc.OncRpcAcceptedException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The NFS and MOUNT procedures through oncrpc4j's RPC client against a server over an engine over the OSS emulator.
  * Every test works in its own directory of the one export.
  */
-class NfsRpcTest {
-  @TempDir
-  static Path state;
-  static NfsGateway gw;
-  static NfsClient nfs;
-  static nfs_fh3 root;
-
-  @BeforeAll
-  static void start() {
-    gw = NfsGateway.simple(state);
-    nfs = new NfsClient(gw.port(), 1000, 1000);
-    root = nfs.root("/" + NfsGateway.BUCKET);
-  }
-
-  @AfterAll
-  static void stop() {
-    nfs.close();
-    gw.close();
-  }
-
+class NfsRpcTest extends OneExportFixture {
   private static nfs_fh3 dir(String name) {
     MKDIR3res r = nfs.mkdir(root, name, 0755);
     assertThat(r.status()).as("MKDIR " + name).isEqualTo(nfsstat3.NFS3_OK);
