@@ -2,10 +2,9 @@ package io.ossgw.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.emulator.http.HttpStatus;
 import io.ossgw.emulator.http.MiniHttpServer;
-import java.net.HttpURLConnection;
 import java.net.InetAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -14,17 +13,6 @@ import org.junit.jupiter.api.Test;
  * request with 503 and leaves the server serving: the next request succeeds.
  */
 class HandlerErrorTest {
-    private static int status(int port, String path) throws Exception {
-        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
-        c.setConnectTimeout(5000);
-        c.setReadTimeout(5000);
-        try {
-            return c.getResponseCode();
-        } finally {
-            c.disconnect();
-        }
-    }
-
     @Test
     void anErrorInAHandlerIsA503AndTheNextRequestSucceeds() throws Exception {
         try (MiniHttpServer server = new MiniHttpServer(InetAddress.getLoopbackAddress(), 0, ex -> {
@@ -34,10 +22,10 @@ class HandlerErrorTest {
             ex.send(200, "ok".getBytes(StandardCharsets.UTF_8));
         })) {
             server.start();
-            assertThat(status(server.port(), "/boom")).isEqualTo(503);
-            assertThat(status(server.port(), "/ok")).isEqualTo(200);
-            assertThat(status(server.port(), "/boom")).isEqualTo(503);
-            assertThat(status(server.port(), "/ok")).isEqualTo(200);
+            assertThat(HttpStatus.get(server.port(), "/boom")).isEqualTo(503);
+            assertThat(HttpStatus.get(server.port(), "/ok")).isEqualTo(200);
+            assertThat(HttpStatus.get(server.port(), "/boom")).isEqualTo(503);
+            assertThat(HttpStatus.get(server.port(), "/ok")).isEqualTo(200);
         }
     }
 }

@@ -2,9 +2,7 @@ package io.ossgw.emulator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.HttpURLConnection;
 import java.net.InetAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ExecutorService;
@@ -62,26 +60,15 @@ class AcceptLoopErrorTest {
         }
     }
 
-    private static int status(int port) throws Exception {
-        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/x").toURL().openConnection();
-        c.setConnectTimeout(5000);
-        c.setReadTimeout(5000);
-        try {
-            return c.getResponseCode();
-        } finally {
-            c.disconnect();
-        }
-    }
-
     @Test
     void anErrorOnTheAcceptThreadRefusesThatConnectionAndTheNextIsServed() throws Exception {
         try (MiniHttpServer server = new MiniHttpServer(InetAddress.getLoopbackAddress(), 0,
                 ex -> ex.send(200, "ok".getBytes(StandardCharsets.UTF_8)), new FailingExecutor(2))) {
             server.start();
-            assertThat(status(server.port())).isEqualTo(503);
-            assertThat(status(server.port())).isEqualTo(503);
-            assertThat(status(server.port())).isEqualTo(200);
-            assertThat(status(server.port())).isEqualTo(200);
+            assertThat(HttpStatus.get(server.port(), "/x")).isEqualTo(503);
+            assertThat(HttpStatus.get(server.port(), "/x")).isEqualTo(503);
+            assertThat(HttpStatus.get(server.port(), "/x")).isEqualTo(200);
+            assertThat(HttpStatus.get(server.port(), "/x")).isEqualTo(200);
         }
     }
 }
