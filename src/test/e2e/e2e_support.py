@@ -110,6 +110,13 @@ def stop_process(p, sig=signal.SIGTERM, timeout=60):
         raise
 
 
+def kill_if_running(p):
+    """Kills a started process that has not ended and reaps it; for `finally` blocks, never fails."""
+    if p.poll() is None:
+        p.kill()
+        p.wait()
+
+
 def force_unmount(mp):
     """Unmounts MP whatever state it is in and ends its ossgw process; used by fixtures, never fails."""
     mp = str(mp)

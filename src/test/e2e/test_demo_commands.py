@@ -10,7 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, run_ossgw, stop_process, wait_until
+from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, run_ossgw,
+                         stop_process, wait_until)
 
 HELLO = "Hello from OSS!"
 
@@ -105,9 +106,7 @@ def test_demo_runs_every_command_it_prints(ossgw_built, workdir):
         assert stop_process(p, signal.SIGINT) == 0, log_path.read_text()
         assert not is_mounted(mp)
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
         force_unmount(mp)
         force_unmount(d / "state" / "smb" / "mnt" / "demo")
         if not is_mounted(d / "mnt") and not is_mounted(d / "state" / "smb" / "mnt" / "demo"):
@@ -128,9 +127,7 @@ def test_demo_starts_and_stops_without_warnings(ossgw_built, workdir):
         smb = shutil.which("smbd") or os.path.exists("/usr/sbin/smbd")
         assert ("smbd listens on" in out) == bool(smb), out
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
         force_unmount(d / "mnt")
         force_unmount(d / "state" / "smb" / "mnt" / "demo")
         if not is_mounted(d / "mnt") and not is_mounted(d / "state" / "smb" / "mnt" / "demo"):

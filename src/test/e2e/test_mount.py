@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import (BASE, OSSGW, Mounts, all_keys, daemon_pids, force_unmount, is_mounted, log, oss_bucket,
-                         run_ossgw, sha256_file, wait_until)
+from e2e_support import (BASE, Mounts, OSSGW, all_keys, daemon_pids, force_unmount, is_mounted, kill_if_running, log,
+                         oss_bucket, run_ossgw, sha256_file, wait_until)
+
 
 MB = 1024 * 1024
 
@@ -464,7 +465,5 @@ def test_foreground_mount_stops_cleanly_on_sigterm_and_on_external_unmount(emula
             assert p.wait(timeout=60) == 0, p.stdout.read().decode(errors="replace")
             assert not is_mounted(mp)
         finally:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+            kill_if_running(p)
             force_unmount(mp)

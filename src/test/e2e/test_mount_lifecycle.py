@@ -9,7 +9,7 @@ import signal
 import subprocess
 import time
 
-from e2e_support import OSSGW, daemon_pids, force_unmount, is_mounted, run_ossgw, wait_until
+from e2e_support import OSSGW, daemon_pids, force_unmount, is_mounted, kill_if_running, run_ossgw, wait_until
 
 
 def _listing_error(mp):
@@ -89,7 +89,5 @@ def test_stopping_a_mount_does_not_wait_for_a_session_with_no_open_files(emulato
         if copy:
             copy.kill()
             copy.wait()
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
         force_unmount(mp)

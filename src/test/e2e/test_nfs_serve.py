@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 import onc_rpc
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, stop_process, wait_until
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, stop_process, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
                                 reason="libnfs-utils is not installed (apt-get install libnfs-utils; .ci/run does)")
@@ -70,9 +70,7 @@ def test_quick_form_exports_a_bucket_over_nfs(emulator, ossgw_built, new_bucket,
         assert back.read_bytes() == data
         assert stop_process(p) == 0, (workdir / "quick.log").read_text()
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
 
 
 def listen_addresses(port):
@@ -134,9 +132,7 @@ def test_quick_form_listens_on_loopback_by_default_and_refuses_auth_none(emulato
         nfs("nfs-ls", nfs_url(port, f"/{name}"))
         assert stop_process(p) == 0, log.read_text()
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
 
 
 def test_config_form_shares_one_engine_with_a_fuse_mount_and_checks_client_networks(emulator, ossgw_built,
@@ -179,9 +175,7 @@ def test_config_form_shares_one_engine_with_a_fuse_mount_and_checks_client_netwo
         assert stop_process(p) == 0, (workdir / "config.log").read_text()
         assert not is_mounted(mp)
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
         force_unmount(mp)
 
 

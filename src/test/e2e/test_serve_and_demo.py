@@ -7,8 +7,9 @@ import subprocess
 
 import oss2
 
-from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, log, oss_bucket, stop_process,
-                         wait_until)
+from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, oss_bucket,
+                         stop_process, wait_until)
+
 
 
 def start(args, log_path):
@@ -64,9 +65,7 @@ def test_serve_mounts_from_config_with_health_and_metrics(emulator, ossgw_built,
         assert stop_process(p) == 0, (workdir / "serve.log").read_text()
         assert not is_mounted(mp)
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
         force_unmount(mp)
 
 
@@ -106,7 +105,5 @@ def test_demo_mounts_a_seeded_bucket(ossgw_built, workdir):
         assert not is_mounted(mp)
         log("demo stopped cleanly")
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        kill_if_running(p)
         force_unmount(mp)
