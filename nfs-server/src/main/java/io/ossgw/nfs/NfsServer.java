@@ -16,6 +16,7 @@ import io.ossgw.nfs.v3.Nfs3Limits;
 import io.ossgw.nfs.v3.Nfs3Program;
 import io.ossgw.nfs.v4.Compound;
 import io.ossgw.nfs.v4.Nfs4Program;
+import io.ossgw.nfs.v4.ServerState;
 import io.ossgw.nfs.v4.state.ClientTable;
 import io.ossgw.nfs.v4.state.V4Limits;
 import io.ossgw.nfs.v4.xdr.Nfs4;
@@ -125,7 +126,7 @@ public final class NfsServer implements AutoCloseable {
     if (b.nfsV41) {
       v4clients = new ClientTable(java.time.Clock.systemUTC(), V4Limits.DEFAULT);
       list.add(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION,
-          new Nfs4Program(new Compound(v4clients, "ossgw"), maxRecord)));
+          new Nfs4Program(new Compound(new ServerState(v4clients, exports, table, b.locks), "ossgw"), maxRecord)));
     }
     return list;
   }

@@ -34,19 +34,31 @@ import org.dcache.oncrpc4j.xdr.Xdr;
 public final class Compound {
   private static final System.Logger LOG = System.getLogger(Compound.class.getName());
 
+  private final ServerState server;
   private final ClientTable clients;
   private final Operation<?>[] ops = new Operation<?>[Nfs4.OP_MAX_V41 + 1];
   /** Operations run (arguments decoded), by operation number; the last slot counts OP_ILLEGAL. */
   private final AtomicLongArray counts = new AtomicLongArray(Nfs4.OP_MAX_V41 + 2);
 
   /**
+   * A dispatcher with only the session machinery (no exports): for tests of COMPOUND, SEQUENCE and the session
+   * operations.
+   *
    * @param clients the client and session state
    * @param serverOwner this server's identity in EXCHANGE_ID (so_major_id, server scope)
    */
   public Compound(ClientTable clients, String serverOwner) {
-    this.clients = clients;
-    for (Operation<?> op : List.of(new ExchangeIdOp(serverOwner), new CreateSessionOp(), new SequenceOp(),
-        new DestroySessionOp(), new DestroyClientIdOp(), new ReclaimCompleteOp(), new BindConnToSessionOp())) {
+    this(new ServerState(clients, null, null, null), serverOwner);
+  }
+
+  /**
+   * @param server the state every compound shares (clients, exports, handles, locks)
+   * @param serverOwner this server's identity in EXCHANGE_ID (so_major_id, server scope)
+   */
+  public Compound(ServerState server, String serverOwner) {
+    this.server = server;
+    this.clients = server.clients;
+    for (Operation<?> op : Operations.all(serverOwner)) {
       ops[op.op()] = op;
     }
   }
@@ -60,6 +72,18 @@ public final class Compound {
    * @throws XdrException if the header does not decode (GARBAGE_ARGS)
    */
   public XdrType process(byte[] request, String principal) {
+    return process(request, new Peer(principal, null, null));
+  }
+
+  /**
+   * Runs one COMPOUND.
+   *
+   * @param request the encoded COMPOUND4args (the RPC call's body)
+   * @param peer who sent it
+   * @return the COMPOUND4res to send (possibly as cached bytes)
+   * @throws XdrException if the header does not decode (GARBAGE_ARGS)
+   */
+  public XdrType process(byte[] request, Peer peer) {
     Xdr x = new Xdr(request);
     x.beginDecoding();
     XdrReader r = new XdrReader(x);
@@ -74,7 +98,7 @@ public final class Compound {
       return new COMPOUND4res(Nfs4.NFS4ERR_TOO_MANY_OPS, tag,
           List.of(nfs_resop4.of(legal(first) ? first : Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_TOO_MANY_OPS)));
     }
-    CompoundContext ctx = new CompoundContext(clients, principal, request, numops);
+    CompoundContext ctx = new CompoundContext(server, peer, request, numops);
     List<nfs_resop4> results = new ArrayList<>(numops);
     int status = Nfs4.NFS4_OK;
     COMPOUND4res res;

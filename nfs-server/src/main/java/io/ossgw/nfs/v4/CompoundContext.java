@@ -1,16 +1,19 @@
 package io.ossgw.nfs.v4;
 
 import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.Nfs4Exception;
+import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.v4.state.Session;
 import java.util.zip.CRC32C;
 
 /**
  * What the operations of one COMPOUND share (RFC 8881 §16.2.3): the caller, the server state, the position in the
- * compound and, once SEQUENCE has run, the session and slot. Later operations add the current and saved filehandles
- * here. Used by one thread.
+ * compound, once SEQUENCE has run the session and slot, and the current and saved filehandles. Used by one thread.
  */
 final class CompoundContext {
+  final ServerState server;
   final ClientTable clients;
+  final Peer peer;
   /** The RPC caller's identity, e.g. "sys:1000" for AUTH_SYS uid 1000; compared for EXCHANGE_ID and CREATE_SESSION. */
   final String principal;
   final byte[] request;
@@ -20,12 +23,30 @@ final class CompoundContext {
   int slotid;
   /** Set by SEQUENCE when the request is a retransmission: the cached reply to send instead. */
   byte[] replay;
+  /** The current filehandle (RFC 8881 §16.2.3.1), null until an operation sets it. */
+  V4Target current;
+  /** The saved filehandle (SAVEFH/RESTOREFH), null until SAVEFH. */
+  V4Target saved;
 
-  CompoundContext(ClientTable clients, String principal, byte[] request, int numops) {
-    this.clients = clients;
-    this.principal = principal;
+  CompoundContext(ServerState server, Peer peer, byte[] request, int numops) {
+    this.server = server;
+    this.clients = server.clients;
+    this.peer = peer;
+    this.principal = peer.principal();
     this.request = request;
     this.numops = numops;
+  }
+
+  /**
+   * The current filehandle.
+   *
+   * @throws Nfs4Exception NFS4ERR_NOFILEHANDLE if no operation of this compound set one
+   */
+  V4Target current() {
+    if (current == null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_NOFILEHANDLE, "no current filehandle");
+    }
+    return current;
   }
 
   /** A hash of the whole request, telling a true retry from a new request reusing a sequence id (a false retry). */

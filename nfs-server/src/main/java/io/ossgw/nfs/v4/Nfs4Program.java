@@ -48,7 +48,8 @@ public final class Nfs4Program implements RpcDispatchable {
         XdrType reply;
         try {
           call.retrieveCall(body);
-          reply = compound.process(body.bytes, principal(call.getCredential()));
+          reply = compound.process(body.bytes, new Peer(principal(call.getCredential()), call.getCredential(),
+              call.getTransport().getRemoteSocketAddress()));
         } catch (XdrException e) {
           call.failRpcGarbage();
           return;

@@ -1,0 +1,40 @@
+package io.ossgw.nfs.v4;
+
+import io.ossgw.core.inode.InodeTable;
+import io.ossgw.core.lock.LockTable;
+import io.ossgw.nfs.export.Exports;
+import io.ossgw.nfs.handle.FileHandles;
+import io.ossgw.nfs.v4.state.ClientTable;
+
+/**
+ * What every COMPOUND of one server shares: the client and session state, the exports (the same {@link Exports},
+ * CIDR and squash rules as NFSv3), the inode table and handle format shared with NFSv3 (so a handle survives restarts
+ * and means the same object in both versions) and the byte-range lock table shared with NLM. Thread-safe (each part
+ * is).
+ */
+public final class ServerState {
+  final ClientTable clients;
+  final Exports exports;
+  final InodeTable table;
+  final FileHandles handles;
+  final LockTable locks;
+
+  /**
+   * @param clients the v4.1 client and session state
+   * @param exports the exports; null only for tests of the session machinery (filehandle operations then fail with
+   *     NFS4ERR_SERVERFAULT)
+   * @param table the inode table NFSv3 uses (null with {@code exports})
+   * @param locks the lock table NLM uses (null with {@code exports})
+   */
+  public ServerState(ClientTable clients, Exports exports, InodeTable table, LockTable locks) {
+    this.clients = clients;
+    this.exports = exports;
+    this.table = table;
+    this.handles = table == null ? null : new FileHandles(table.secret());
+    this.locks = locks;
+  }
+
+  public ClientTable clients() {
+    return clients;
+  }
+}
