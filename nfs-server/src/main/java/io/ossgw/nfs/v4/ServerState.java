@@ -5,6 +5,7 @@ import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.StateTable;
 
 /**
  * What every COMPOUND of one server shares: the client and session state, the exports (the same {@link Exports},
@@ -18,6 +19,8 @@ public final class ServerState {
   final InodeTable table;
   final FileHandles handles;
   final LockTable locks;
+  /** Open and lock stateids (RFC 8881 §8.2). */
+  final StateTable states = new StateTable();
 
   /**
    * @param clients the v4.1 client and session state
@@ -36,5 +39,9 @@ public final class ServerState {
 
   public ClientTable clients() {
     return clients;
+  }
+
+  public StateTable states() {
+    return states;
   }
 }

@@ -10,7 +10,9 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The NFSv4.1 client and session state of one server: client records by id and by owner (confirmed and unconfirmed
@@ -35,6 +37,7 @@ public final class ClientTable {
   private final Map<ByteBuffer, ClientRecord> confirmed = new HashMap<>();
   private final Map<ByteBuffer, ClientRecord> unconfirmed = new HashMap<>();
   private final Map<sessionid4, Session> sessions = new HashMap<>();
+  private final List<Consumer<ClientRecord>> removeListeners = new ArrayList<>();
   private int clientCounter;
   private int sessionCounter;
   private long nextReap;
@@ -265,7 +268,19 @@ public final class ClientTable {
     }
   }
 
+  /**
+   * Registers what must run when a client record is dropped (lease expiry, DESTROY_CLIENTID, replacement by a new
+   * boot of the same owner): open and lock state freed, locks released. Called under this table's monitor, so a
+   * listener must not call back into the table.
+   */
+  public synchronized void onRemove(Consumer<ClientRecord> listener) {
+    removeListeners.add(listener);
+  }
+
   private void remove(ClientRecord rec) {
+    for (Consumer<ClientRecord> l : removeListeners) {
+      l.accept(rec);
+    }
     byId.remove(rec.clientid);
     ByteBuffer key = ByteBuffer.wrap(rec.owner);
     confirmed.remove(key, rec);
