@@ -124,7 +124,7 @@ public final class NfsServer implements AutoCloseable {
     List<RpcProgram> list = new ArrayList<>(List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
         new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount), new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)));
     if (b.nfsV41) {
-      v4clients = new ClientTable(java.time.Clock.systemUTC(), V4Limits.DEFAULT);
+      v4clients = new ClientTable(java.time.Clock.systemUTC(), V4Limits.DEFAULT.withLease(b.v4Lease));
       list.add(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION,
           new Nfs4Program(new Compound(new ServerState(v4clients, exports, table, b.locks), "ossgw"), maxRecord)));
     }
@@ -210,6 +210,8 @@ public final class NfsServer implements AutoCloseable {
     private final List<Export> exports = new ArrayList<>();
     private boolean rpcbind;
     private boolean nfsV41;
+    private Duration v4Lease = V4Limits.DEFAULT.lease();
+    private Duration v4Grace = V4Limits.DEFAULT.lease();
     private int rpcbindPort = 111;
     private Path stateDir;
     private Duration openIdle = Duration.ofSeconds(5);
@@ -269,6 +271,24 @@ public final class NfsServer implements AutoCloseable {
      */
     public Builder nfsV41(boolean on) {
       this.nfsV41 = on;
+      return this;
+    }
+
+    /** The NFSv4.1 lease (RFC 8881 §8.3, attribute lease_time); default 90 s. */
+    public Builder v4Lease(Duration d) {
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("lease must be positive: " + d);
+      }
+      this.v4Lease = d;
+      return this;
+    }
+
+    /**
+     * The longest NFSv4.1 grace period after a restart (RFC 8881 §8.4.2), ended earlier when every client known from
+     * before has sent RECLAIM_COMPLETE; default 90 s (the lease).
+     */
+    public Builder v4Grace(Duration d) {
+      this.v4Grace = nonNegative(d);
       return this;
     }
 
