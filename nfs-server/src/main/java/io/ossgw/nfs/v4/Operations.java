@@ -18,6 +18,7 @@ final class Operations {
         new DestroySessionOp(), new DestroyClientIdOp(), new ReclaimCompleteOp(), new BindConnToSessionOp()));
     // filehandles, attributes, directories and the namespace
     // open state and data
+    ops.addAll(List.of(new OpenOp(), new OpenDowngradeOp(), new CloseOp(), new ReadOp(), new WriteOp(), new CommitOp()));
     // byte-range locks and stateid housekeeping
     return ops;
   }
