@@ -24,6 +24,14 @@
  *       ca_maxresponsesize_cached, NFS4ERR_DELAY while the slot's request runs), {@link
  *       io.ossgw.nfs.v4.state.V4Limits} (lease 90 s, 64 slots, 32 operations, 1 MiB + 64 KiB requests and replies,
  *       64 KiB cached per slot, 128 operations per COMPOUND, 10,000 clients, 16 sessions per client).
+ *   <li>Open state and data: OPEN ({@link io.ossgw.nfs.v4.OpenOp}: CLAIM_NULL, CLAIM_FH, CLAIM_PREVIOUS in grace;
+ *       UNCHECKED4, GUARDED4, EXCLUSIVE4_1 and EXCLUSIVE4 with an in-memory verifier; share reservations; no
+ *       delegations), OPEN_DOWNGRADE, CLOSE (uploads), READ, WRITE (UNSTABLE4 staged; DATA_SYNC4/FILE_SYNC4 upload
+ *       first), COMMIT (uploads first), through the open handles and write verifier NFSv3 uses ({@link
+ *       io.ossgw.nfs.fs.OpenFiles}, {@link io.ossgw.nfs.fs.WriteVerifier}), so a v3 and a v4.1 client of one file
+ *       see one state. {@link io.ossgw.nfs.v4.state.OpenState} (one stateid per open owner and file) and {@link
+ *       io.ossgw.nfs.v4.state.Opens} (share reservations, a dropped client's files closed and uploaded); the
+ *       current stateid of a compound (RFC 8881 §16.2.3.1.2); anonymous and READ-bypass stateids as Linux knfsd.
  *   <li>{@code v4.xdr}: the RFC 8881 types of those operations with bounded decoding (opaque and string lengths,
  *       array counts), reusing {@link io.ossgw.nfs.xdr.XdrReader}/{@link io.ossgw.nfs.xdr.XdrWriter}.
  * </ul>
@@ -40,9 +48,9 @@
  *       PUTPUBFH, GETFH, SAVEFH, RESTOREFH, LOOKUP, LOOKUPP, with a pseudo root listing the exports (CIDR and squash
  *       rules as in v3), SECINFO/SECINFO_NO_NAME (AUTH_SYS); then GETATTR/SETATTR (fattr4 bitmaps), ACCESS,
  *       READDIR, READLINK, CREATE, REMOVE, RENAME, LINK.
- *   <li>Open state: stateids (seqid + other), open owners, OPEN (CLAIM_NULL, CLAIM_FH, CLAIM_PREVIOUS, the create
- *       modes), OPEN_DOWNGRADE, CLOSE, READ, WRITE and COMMIT over the engine with v3's durability rules,
- *       TEST_STATEID, FREE_STATEID; freed with the client on lease expiry ({@code ClientTable.remove}).
+ *   <li>Open state still missing: TEST_STATEID, FREE_STATEID and CLOSE's NFS4ERR_LOCKS_HELD (with lock state);
+ *       EXCLUSIVE4_1 verifiers kept in the file's attributes (today in memory for 10 minutes, as v3's); SETATTR of
+ *       size checking the open's access (NFS4ERR_OPENMODE); a zero-copy WRITE body.
  *   <li>LOCK, LOCKT, LOCKU over the shared {@code io.ossgw.core.lock.LockTable} (on branch h2, not yet merged), so NLM
  *       and v4.1 clients contend on one table.
  *   <li>Grace and reclaim: client records kept across restarts, a grace period (NFS4ERR_GRACE / NFS4ERR_NO_GRACE)
