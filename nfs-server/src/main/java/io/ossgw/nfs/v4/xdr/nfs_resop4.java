@@ -6,8 +6,8 @@ import io.ossgw.nfs.xdr.XdrWriter;
 
 /**
  * RFC 8881 §16.2.2 nfs_resop4: an operation number, its nfsstat4, and on NFS4_OK its resok body (none for operations
- * whose result is a bare status). A few results carry a body on an error too: LOCK and LOCKT's NFS4ERR_DENIED (the
- * conflicting lock, LOCK4denied).
+ * whose result is a bare status). A few results carry a body on an error too: SETATTR's attrsset (sent whatever the
+ * status), LOCK and LOCKT's NFS4ERR_DENIED (the conflicting lock, LOCK4denied).
  *
  * @param resok the body (on NFS4_OK, or the error body of LOCK/LOCKT NFS4ERR_DENIED), else null
  */
@@ -31,12 +31,21 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         case Nfs4.OP_CREATE_SESSION -> CREATE_SESSION4resok.decode(r);
         case Nfs4.OP_SEQUENCE -> SEQUENCE4resok.decode(r);
         case Nfs4.OP_BIND_CONN_TO_SESSION -> BIND_CONN_TO_SESSION4resok.decode(r);
+        // filehandles and attributes
+        case Nfs4.OP_GETFH -> GETFH4resok.decode(r);
+        case Nfs4.OP_GETATTR -> GETATTR4resok.decode(r);
+        case Nfs4.OP_ACCESS -> ACCESS4resok.decode(r);
+        case Nfs4.OP_SECINFO, Nfs4.OP_SECINFO_NO_NAME -> SECINFO4resok.decode(r);
+        // byte-range locks and stateids
         case Nfs4.OP_LOCK, Nfs4.OP_LOCKU -> stateid4.decode(r);
         case Nfs4.OP_TEST_STATEID -> TEST_STATEID4resok.decode(r);
         default -> null;
       };
     } else if (status == Nfs4.NFS4ERR_DENIED && (op == Nfs4.OP_LOCK || op == Nfs4.OP_LOCKT)) {
       body = LOCK4denied.decode(r);
+    }
+    if (op == Nfs4.OP_SETATTR) { // attrsset follows whatever the status
+      body = SETATTR4res.decode(r);
     }
     return new nfs_resop4(op, status, body);
   }
@@ -46,6 +55,8 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
     w.int32(op).int32(status);
     if (resok != null) {
       resok.encode(w);
+    } else if (op == Nfs4.OP_SETATTR) { // SETATTR4res has attrsset whatever the status (RFC 8881 §18.30.2)
+      new SETATTR4res(bitmap4.EMPTY).encode(w);
     }
   }
 }
