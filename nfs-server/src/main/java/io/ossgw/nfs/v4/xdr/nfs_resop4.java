@@ -36,6 +36,11 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         case Nfs4.OP_GETATTR -> GETATTR4resok.decode(r);
         case Nfs4.OP_ACCESS -> ACCESS4resok.decode(r);
         case Nfs4.OP_SECINFO, Nfs4.OP_SECINFO_NO_NAME -> SECINFO4resok.decode(r);
+        case Nfs4.OP_OPEN -> OPEN4resok.decode(r);
+        case Nfs4.OP_CLOSE, Nfs4.OP_OPEN_DOWNGRADE -> stateid4.decode(r);
+        case Nfs4.OP_READ -> READ4resok.decode(r);
+        case Nfs4.OP_WRITE -> WRITE4resok.decode(r);
+        case Nfs4.OP_COMMIT -> COMMIT4resok.decode(r);
         // byte-range locks and stateids
         case Nfs4.OP_LOCK, Nfs4.OP_LOCKU -> stateid4.decode(r);
         case Nfs4.OP_TEST_STATEID -> TEST_STATEID4resok.decode(r);
