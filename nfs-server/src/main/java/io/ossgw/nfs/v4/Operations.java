@@ -17,6 +17,9 @@ final class Operations {
     ops.addAll(List.of(new ExchangeIdOp(serverOwner), new CreateSessionOp(), new SequenceOp(),
         new DestroySessionOp(), new DestroyClientIdOp(), new ReclaimCompleteOp(), new BindConnToSessionOp()));
     // filehandles, attributes, directories and the namespace
+    // directories and the namespace (RFC 8881 §18.23, §18.24, §18.4, §18.25, §18.26, §18.9)
+    ops.addAll(List.of(new ReaddirOp(), new ReadlinkOp(), new CreateOp(), new RemoveOp(), new RenameOp(),
+        new LinkOp()));
     // open state and data
     // byte-range locks and stateid housekeeping
     return ops;
