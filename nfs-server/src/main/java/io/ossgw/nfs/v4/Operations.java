@@ -17,6 +17,9 @@ final class Operations {
     ops.addAll(List.of(new ExchangeIdOp(serverOwner), new CreateSessionOp(), new SequenceOp(),
         new DestroySessionOp(), new DestroyClientIdOp(), new ReclaimCompleteOp(), new BindConnToSessionOp()));
     // filehandles, attributes, directories and the namespace
+    ops.addAll(List.of(new PutRootFhOp(), new PutPubFhOp(), new PutFhOp(), new GetFhOp(), new SaveFhOp(),
+        new RestoreFhOp(), new LookupOp(), new LookupPOp(), new GetAttrOp(), new SetAttrOp(), new AccessOp(),
+        new SecInfoOp(), new SecInfoNoNameOp(), new VerifyOp(), new NverifyOp()));
     // directories and the namespace (RFC 8881 §18.23, §18.24, §18.4, §18.25, §18.26, §18.9)
     ops.addAll(List.of(new ReaddirOp(), new ReadlinkOp(), new CreateOp(), new RemoveOp(), new RenameOp(),
         new LinkOp()));

@@ -42,6 +42,8 @@ public final class V4Handles {
   /** Length of a pseudo node's handle. */
   public static final int PSEUDO_LENGTH = 9;
   static final byte PSEUDO_VERSION = (byte) 0x80;
+  /** Pseudo directories take AUTH_SYS and AUTH_NONE: they show only the export names the client may see. */
+  private static final int[] PSEUDO_FLAVORS = {Nfs4.AUTH_SYS, Nfs4.AUTH_NONE};
 
   private final Exports exports;
   private final InodeTable table;
@@ -262,6 +264,57 @@ public final class V4Handles {
       return PseudoFs.fileidOf(t.export().path());
     }
     return t.fileid();
+  }
+
+  /** The flavors (RFC 5531 numbers) SECINFO reports for a target: its export's as MNT reports them; pseudo: both. */
+  public int[] flavors(V4Target t) {
+    return t.pseudo() ? PSEUDO_FLAVORS.clone() : Identities.flavors(t.export());
+  }
+
+  /**
+   * SECINFO_NO_NAME of style PARENT: the flavors of the target's parent, without entering it.
+   *
+   * @throws Nfs4Exception NOENT at the root of the name space
+   */
+  public int[] parentFlavors(V4Target t) {
+    if (t.pseudo() || (VPaths.isRoot(t.path()) && t.export().path().equals("/"))) {
+      if (t.path().equals("/")) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, "the root has no parent");
+      }
+      return PSEUDO_FLAVORS.clone();
+    }
+    if (!VPaths.isRoot(t.path())) {
+      return Identities.flavors(t.export());
+    }
+    String up = PseudoFs.parent(t.export().path());
+    return pseudo.byPath(up) != null ? PSEUDO_FLAVORS.clone() : Identities.flavors(exports.match(up).export());
+  }
+
+  /**
+   * SECINFO: the flavors of the object {@code name} of directory {@code dir}, without the flavor check entering an
+   * export makes (the point of SECINFO is to learn them).
+   *
+   * @throws Nfs4Exception NOENT for no such (visible) name, the errno's status of the engine's lookup
+   */
+  public int[] flavors(V4Target dir, String name, Peer p) {
+    if (dir.pseudo()) {
+      PseudoFs.Node n = pseudo.byFileid(dir.fileid());
+      PseudoFs.Child c = n == null ? null : pseudo.child(n, name, address(p));
+      if (c == null) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, name + " in " + dir.path());
+      }
+      return c.export() != null ? Identities.flavors(c.export()) : PSEUDO_FLAVORS.clone();
+    }
+    Export nested = pseudo.exportAt(join(fullPath(dir), name));
+    if (nested != null && p.address() != null && nested.allows(p.address().getAddress())) {
+      return Identities.flavors(nested);
+    }
+    try {
+      dir.fs().getattr(VPaths.child(dir.path(), name));
+    } catch (FsException e) {
+      throw V4Status.error(e);
+    }
+    return Identities.flavors(dir.export());
   }
 
   /** The export's root. */
