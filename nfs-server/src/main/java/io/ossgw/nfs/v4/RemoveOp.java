@@ -48,6 +48,7 @@ final class RemoveOp implements Operation<REMOVE4args> {
       throw V4Status.error(e);
     }
     ctx.server.table.removed(t.export().id(), path);
+    ctx.server.open.removed(t.export(), path); // its shared open handle goes too, as v3 REMOVE does
     return new REMOVE4resok(d.cinfo());
   }
 }

@@ -67,6 +67,9 @@ final class RenameOp implements Operation<RENAME4args> {
           e.getMessage());
     }
     ctx.server.table.renamed(from.export().id(), fromPath, toPath);
+    // open handles follow the rename, and one of a replaced target goes (as v3 RENAME): else a later write to the
+    // target's name would go to the replaced file's handle
+    ctx.server.open.renamed(from.export(), fromPath, toPath);
     return new RENAME4resok(src.cinfo(), dst.cinfo());
   }
 
