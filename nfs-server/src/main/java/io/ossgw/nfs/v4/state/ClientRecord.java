@@ -22,7 +22,10 @@ public final class ClientRecord {
   CREATE_SESSION4resok createSessionReply;
   /** Lease end in the table clock's milliseconds. */
   long leaseEnd;
-  boolean reclaimComplete;
+  /** Set by RECLAIM_COMPLETE; volatile: {@link Grace} reads it outside the table's monitor. */
+  volatile boolean reclaimComplete;
+  /** Whether {@link StateTable} has given this record state (guarded by the state table's monitor). */
+  boolean hadState;
   final Map<io.ossgw.nfs.v4.xdr.sessionid4, Session> sessions = new LinkedHashMap<>();
 
   ClientRecord(long clientid, byte[] owner, byte[] verifier, String principal, int firstSeq, long leaseEnd) {
@@ -36,6 +39,19 @@ public final class ClientRecord {
 
   public long clientid() {
     return clientid;
+  }
+
+  /** The client owner (co_ownerid), the client's identity across its and the server's restarts. */
+  public byte[] owner() {
+    return owner.clone();
+  }
+
+  /**
+   * Whether the client sent RECLAIM_COMPLETE (its reclaims are then NFS4ERR_NO_GRACE, RFC 8881 §18.51.3). Read
+   * without the table's monitor: the flag only ever goes from false to true, by the client's own compound.
+   */
+  public boolean reclaimCompleteSent() {
+    return reclaimComplete;
   }
 
   boolean sameVerifier(byte[] v) {
