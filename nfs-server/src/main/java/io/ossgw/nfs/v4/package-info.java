@@ -61,6 +61,17 @@
  *       period in which new opens, locks and LOCKT get NFS4ERR_GRACE; it ends after {@code v4Grace} or when all of
  *       them sent RECLAIM_COMPLETE, after which reclaims get NFS4ERR_NO_GRACE. No known clients (a first start, or no
  *       state directory): no grace period.
+ *   <li>Directories and the namespace: READDIR ({@link io.ossgw.nfs.v4.ReaddirOp}: the engine's listing as v3
+ *       READDIRPLUS takes it, no HEAD per entry; positions from v3's {@link io.ossgw.nfs.fs.DirCursors}, cookies from
+ *       3, 1 and 2 NFS4ERR_BAD_COOKIE, never NFS4ERR_NOT_SAME; maxcount and dircount honoured, NFS4ERR_TOOSMALL;
+ *       attributes per entry with rdattr_error; a pseudo directory lists the exports the client's address may see),
+ *       READLINK (NFS4ERR_WRONG_TYPE for anything but a symlink), CREATE (NF4DIR, NF4LNK, and NF4BLK/NF4CHR/NF4SOCK/
+ *       NF4FIFO as v3 MKNOD; NF4REG NFS4ERR_BADTYPE; createattrs with SETATTR's permission rules; the new object
+ *       becomes the current filehandle), REMOVE (files and empty directories), RENAME (saved filehandle the source
+ *       directory; NFS4ERR_XDEV across exports; NFS4ERR_EXIST over an incompatible or non-empty target) and LINK
+ *       (v3 LINK's decision: NFS4ERR_PERM, NFS4ERR_ROFS on a read-only export). Names checked as LOOKUP's; a pseudo
+ *       directory or read-only export is NFS4ERR_ROFS; change_info4 is the directory's change attribute before and
+ *       after, atomic false ({@link io.ossgw.nfs.v4.ChangedDir}). Handles and shared open handles follow renames.
  *   <li>{@code v4.xdr}: the RFC 8881 types of those operations with bounded decoding (opaque and string lengths,
  *       array counts), reusing {@link io.ossgw.nfs.xdr.XdrReader}/{@link io.ossgw.nfs.xdr.XdrWriter}.
  * </ul>
@@ -75,6 +86,9 @@
  *       minutes, as v3's); a zero-copy WRITE body.
  *   <li>Locks: NLM has no grace period of its own, so after a restart an NLM client can take a lock a v4.1 client
  *       has yet to reclaim (the reclaim then gets NFS4ERR_DENIED); RELEASE_LOCKOWNER is v4.0-only and not offered.
+ *   <li>Directories: REMOVE and RENAME do not answer NFS4ERR_GRACE during the grace period (RFC 8881 allows it for
+ *       a name a reclaiming client may hold open); READDIR inside an export does not cross into an export nested
+ *       below it (LOOKUP does: the entry shows the outer export's directory).
  *   <li>Checks still missing in the machinery: NFS4ERR_REP_TOO_BIG against ca_maxresponsesize, the rule that
  *       DESTROY_SESSION of the compound's own session is its last operation, sa_cachethis (every reply is cached
  *       today, within the size limit).

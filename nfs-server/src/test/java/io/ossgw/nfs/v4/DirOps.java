@@ -56,7 +56,11 @@ final class DirOps {
 
   /** READDIR with dircount = maxcount (as Linux sends). */
   static nfs_argop4 readdir(long cookie, long verifier, int maxcount, bitmap4 attrs) {
-    return op(Nfs4.OP_READDIR, new READDIR4args(cookie, verifier, maxcount, maxcount, attrs));
+    return readdir(cookie, verifier, maxcount, maxcount, attrs);
+  }
+
+  static nfs_argop4 readdir(long cookie, long verifier, int dircount, int maxcount, bitmap4 attrs) {
+    return op(Nfs4.OP_READDIR, new READDIR4args(cookie, verifier, dircount, maxcount, attrs));
   }
 
   /** The status of the compound (its last operation's). */

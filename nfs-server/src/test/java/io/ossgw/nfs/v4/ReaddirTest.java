@@ -157,6 +157,29 @@ class ReaddirTest {
   }
 
   @Test
+  void dircountBoundsTheNamesAndCookiesAndMaxcountTheWholeReply() {
+    byte[] d = dir("counts");
+    VirtualFileSystem fs = gw.engine.fileSystem();
+    for (int i = 0; i < 20; i++) {
+      fs.mknod(String.format("/counts/n%04d", i), io.ossgw.core.vfs.FileType.FIFO, 0644, 0, USER);
+    }
+    bitmap4 type = bitmap4.of(FATTR4_TYPE);
+    // each entry: cookie 8 + name length 4 + "n0000" padded to 8 = 20 bytes of dircount
+    READDIR4resok five = ok(c, putfh(d), readdir(0, 0, 100, 64 << 10, type));
+    assertThat(names(five.entries())).containsExactly("n0000", "n0001", "n0002", "n0003", "n0004");
+    assertThat(five.eof()).isFalse();
+    READDIR4resok one = ok(c, putfh(d), readdir(0, 0, 1, 64 << 10, type));
+    assertThat(one.entries()).as("the first entry is always given").hasSize(1);
+    READDIR4resok all = ok(c, putfh(d), readdir(0, 0, 0, 64 << 10, type));
+    assertThat(all.entries()).as("dircount 0: no hint").hasSize(20);
+    assertThat(all.eof()).isTrue();
+    // an entry with TYPE: list link 4 + 20 + bitmap 8 + attr_vals 4 + 4 = 40 bytes; the reply's own 16
+    READDIR4resok two = ok(c, putfh(d), readdir(0, 0, 0, 16 + 2 * 40, type));
+    assertThat(two.entries()).hasSize(2);
+    assertThat(status(c, putfh(d), readdir(0, 0, 0, 16 + 39, type))).isEqualTo(NFS4ERR_TOOSMALL);
+  }
+
+  @Test
   void thePseudoRootListsTheExportsTheClientMaySee() {
     List<entry4> all = listAll(c, fh(c, "/"), 200, bitmap4.of(FATTR4_TYPE, FATTR4_FILEID), page -> { });
     assertThat(names(all)).as("/hidden allows 10.0.0.0/8 only").containsExactly("a", V4Gateway.BUCKET);
