@@ -61,8 +61,10 @@
  *       READDIR, READLINK, CREATE, REMOVE, RENAME, LINK.
  *   <li>Open state still missing: EXCLUSIVE4_1 verifiers kept in the file's attributes (today in memory for 10
  *       minutes, as v3's); SETATTR of size checking the open's access (NFS4ERR_OPENMODE); a zero-copy WRITE body.
- *   <li>Locks: NLM has no grace period of its own, so after a restart an NLM client can take a lock a v4.1 client
- *       has yet to reclaim (the reclaim then gets NFS4ERR_DENIED); RELEASE_LOCKOWNER is v4.0-only and not offered.
+ *   <li>Locks: NLM honours the v4.1 grace period (no new NLM lock while v4.1 clients reclaim) but NLM clients are
+ *       not recorded across restarts; LOCK on a directory or special file of an export answers NFS4ERR_BAD_STATEID
+ *       (no open can name it) and LOCKT on one tests it like a file, where the Linux server answers NFS4ERR_ISDIR /
+ *       NFS4ERR_WRONG_TYPE.
  *   <li>Checks still missing in the machinery: NFS4ERR_REP_TOO_BIG against ca_maxresponsesize, the rule that
  *       DESTROY_SESSION of the compound's own session is its last operation, sa_cachethis (every reply is cached
  *       today, within the size limit).
