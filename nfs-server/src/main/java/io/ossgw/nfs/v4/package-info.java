@@ -84,8 +84,10 @@
  *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
  *   <li>Open state still missing: EXCLUSIVE4_1 verifiers kept in the file's attributes (today in memory for 10
  *       minutes, as v3's); a zero-copy WRITE body.
- *   <li>Locks: NLM has no grace period of its own, so after a restart an NLM client can take a lock a v4.1 client
- *       has yet to reclaim (the reclaim then gets NFS4ERR_DENIED); RELEASE_LOCKOWNER is v4.0-only and not offered.
+ *   <li>Locks: NLM honours the v4.1 grace period (no new NLM lock while v4.1 clients reclaim) but NLM clients are
+ *       not recorded across restarts; LOCK on a directory or special file of an export answers NFS4ERR_BAD_STATEID
+ *       (no open can name it) and LOCKT on one tests it like a file, where the Linux server answers NFS4ERR_ISDIR /
+ *       NFS4ERR_WRONG_TYPE; RELEASE_LOCKOWNER is v4.0-only and not offered.
  *   <li>Directories: REMOVE and RENAME do not answer NFS4ERR_GRACE during the grace period (RFC 8881 allows it for
  *       a name a reclaiming client may hold open); READDIR inside an export does not cross into an export nested
  *       below it (LOOKUP does: the entry shows the outer export's directory).
