@@ -6,7 +6,8 @@ import onc_rpc
 
 NFS4_VERSION = 4
 NFSPROC4_NULL, NFSPROC4_COMPOUND = 0, 1
-OP_LOOKUP, OP_OPEN, OP_PUTROOTFH = 15, 18, 24
+OP_LOCK, OP_LOOKUP, OP_OPEN, OP_PUTFH, OP_PUTROOTFH = 12, 15, 18, 22, 24
+READ_LT = 1
 OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_SEQUENCE = 42, 43, 53
 OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, OPEN4_NOCREATE, CLAIM_NULL = 1, 0, 0, 0
 NFS4_OK = 0
@@ -97,9 +98,26 @@ def session_id(results):
     return results[12:28]
 
 
+def lock_read(clientid, owner, open_stateid, offset, length):
+    """LOCK4args: READ_LT, not a reclaim, the range, a new lock owner (open_to_lock_owner4: open_seqid 0, the open's
+    stateid, lock_seqid 0, lock_owner4 (clientid, owner))."""
+    assert len(open_stateid) == 16
+    return (u32(OP_LOCK) + u32(READ_LT) + u32(0) + u64(offset) + u64(length) + u32(1) + u32(0) + open_stateid + u32(0)
+            + u64(clientid) + onc_rpc.xdr_string(owner))
+
+
 def statuses(results):
     """(resop, status) of each result, reading past the SEQUENCE result only (enough for SEQUENCE, PUTROOTFH, LOOKUP
     and a last operation of any kind)."""
+    return _walk(results)[0]
+
+
+def last_body(results):
+    """The bytes after the last result's status (e.g. OPEN4resok, which starts with the open stateid)."""
+    return _walk(results)[1]
+
+
+def _walk(results):
     count = struct.unpack(">I", results[:4])[0]
     out, at = [], 4
     for i in range(count):
@@ -108,6 +126,6 @@ def statuses(results):
         at += 8
         if resop == OP_SEQUENCE and status == NFS4_OK:
             at += 16 + 5 * 4  # sessionid, sequenceid, slotid, highest_slotid, target_highest_slotid, status_flags
-        elif resop not in (OP_PUTROOTFH, OP_LOOKUP) and i < count - 1:
+        elif resop not in (OP_PUTROOTFH, OP_PUTFH, OP_LOOKUP) and i < count - 1:
             raise ValueError(f"cannot skip the result of operation {resop}")
-    return out
+    return out, results[at:]

@@ -1,7 +1,7 @@
 """End-to-end: `./ossgw serve` answers NFSv4.1 on its NFS port by default (ossgw.nfs.versions=3,4.1): a NULL call, a
 COMPOUND with EXCHANGE_ID then CREATE_SESSION (minor version 1; 0 gets NFS4ERR_MINOR_VERS_MISMATCH) and one that
-opens a file of the export through the pseudo root, NFSv3 beside it on the same port, readiness naming both versions
-and /q/metrics counting the v4 operations, clients, sessions and open state. Then `ossgw.nfs.versions` set to what is not served is refused at start-up, naming the key."""
+opens a file of the export through the pseudo root and one that locks a range of it, NFSv3 beside it on the same port, readiness naming both versions
+and /q/metrics counting the v4 operations, clients, sessions, open and lock state. Then `ossgw.nfs.versions` set to what is not served is refused at start-up, naming the key."""
 import json
 import os
 import re
@@ -39,10 +39,8 @@ def test_serve_answers_nfs41_and_nfs3_on_one_port_by_default(emulator, ossgw_bui
     passwd.write_text(f"{name}:{emulator.ak}:{emulator.sk}\n")
     passwd.chmod(0o600)
     port, http_port = free_port(), free_port()
-    # grace-time 0s: no grace period, so this first start may OPEN at once (a server that starts in grace answers
-    # NFS4ERR_GRACE to a non-reclaim OPEN); everything else is the default configuration
     p = serve(["serve", name, "--nfs", "--nfs-port", port, "-o", f"url={emulator.endpoint},passwd_file={passwd}"],
-              workdir, http_port, "v41", env={"OSSGW_NFS_V4_GRACE_TIME": "0s"})
+              workdir, http_port, "v41")
     try:
         health = json.loads(http_get(f"http://127.0.0.1:{http_port}/q/health/ready")[1])
         assert health["checks"][0]["data"]["nfs.versions"] == "3,4.1"
@@ -70,14 +68,25 @@ def test_serve_answers_nfs41_and_nfs3_on_one_port_by_default(emulator, ossgw_bui
                 nfs4_rpc.open_read(clientid, b"e2e-owner", "f.txt")])
             assert nfs4_rpc.statuses(res) == [(nfs4_rpc.OP_SEQUENCE, 0), (nfs4_rpc.OP_PUTROOTFH, 0),
                                               (nfs4_rpc.OP_LOOKUP, 0), (nfs4_rpc.OP_OPEN, 0)], status
+            open_stateid = nfs4_rpc.last_body(res)[:16]
+            # a read lock on it (the file found again by path: filehandles last one compound); the lock gauge counts
+            # the new lock stateid
+            _a, _s, status, res = nfs4_rpc.compound(s, 7, [
+                nfs4_rpc.sequence(sessionid, 2), nfs4_rpc.putrootfh(), nfs4_rpc.lookup(name), nfs4_rpc.lookup("f.txt"),
+                nfs4_rpc.lock_read(clientid, b"e2e-lock-owner", open_stateid, 0, 100)])
+            assert nfs4_rpc.statuses(res) == [(nfs4_rpc.OP_SEQUENCE, 0), (nfs4_rpc.OP_PUTROOTFH, 0),
+                                              (nfs4_rpc.OP_LOOKUP, 0), (nfs4_rpc.OP_LOOKUP, 0),
+                                              (nfs4_rpc.OP_LOCK, 0)], status
         after = metrics(http_port)
         assert after['ossgw_nfs4_operations_total{op="exchange_id"}'] == 1  # minor version 0 runs no operation
         assert after['ossgw_nfs4_operations_total{op="create_session"}'] == 1
-        assert after['ossgw_nfs4_operations_total{op="sequence"}'] == 1
+        assert after['ossgw_nfs4_operations_total{op="sequence"}'] == 2
         assert after['ossgw_nfs4_operations_total{op="open"}'] == 1
         assert after["ossgw_nfs4_clients"] == 1
         assert after["ossgw_nfs4_sessions"] == 1
         assert after['ossgw_nfs4_states{kind="open"}'] == 1
+        assert after['ossgw_nfs4_operations_total{op="lock"}'] == 1
+        assert after['ossgw_nfs4_states{kind="lock"}'] == 1
         assert stop_process(p) == 0, (workdir / "v41.log").read_text()
     finally:
         kill_if_running(p)
