@@ -239,6 +239,26 @@ final class OpenFile {
   }
 
   /**
+   * Attributes a SETATTR by path has just written to OSS itself (a self-copy) while this file is open. When the file
+   * has nothing to upload they become its node's attributes and nothing is marked for upload: marking them would make
+   * the next SETATTR wait for the release, which then sends every byte again (NFS's {@code tar x}: COMMIT, then
+   * SETATTR mode and times by path). When an upload is due anyway it carries them, as {@link #updateAttr} does.
+   */
+  void attrWritten(FileAttr a) {
+    lock.lock();
+    try {
+      if (pendingCreate || (staged != null && staged.needsUpload()) || (stream != null && stream.started())) {
+        updateAttr(a, false);
+        return;
+      }
+      node = node.withAttr(a);
+      attrsSet = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * A close(2) of a descriptor (FUSE FLUSH): uploads like {@link #flush}, except the first close of a bare new file,
    * one created through this open and since given no byte, no size and no attribute. That close returns without a
    * request and the file stays pending; any later close, fsync or the last close (RELEASE) uploads it. FUSE cannot

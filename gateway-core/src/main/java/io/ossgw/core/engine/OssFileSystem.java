@@ -328,7 +328,7 @@ final class OssFileSystem implements VirtualFileSystem {
     FileAttr changed = AttrWriter.apply(node.attr(), changes);
     Node written = attrWriter.write(path, node, changed);
     if (open != null) {
-      open.updateAttr(written.attr(), false);
+      open.attrWritten(written.attr());
     }
     return written.attr();
   }

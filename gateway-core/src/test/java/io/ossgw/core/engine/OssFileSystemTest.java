@@ -204,6 +204,29 @@ class OssFileSystemTest extends EngineFixture {
     assertThat(gw.objectBytes("c")).isEqualTo(utf8("x"));
   }
 
+  /**
+   * NFS's order for {@code tar x} / {@code cp -a}: the data is committed (uploaded) while the file stays open, then
+   * SETATTRs by path change its mode and times. Each is one self-copy, and the release that follows has nothing left
+   * to upload: the bytes go to OSS once, not again for attributes already written.
+   */
+  @Test
+  void setattrsByPathAfterAnUploadAreSelfCopiesAndTheReleaseUploadsNothing() {
+    FileHandle h = fs.create("/late", 0644, OpenFlags.READ_WRITE, false, USER);
+    fs.write(h, 0, ByteBuffer.wrap(utf8("committed")));
+    fs.flush(h); // NFS COMMIT
+    gw.resetCounters();
+    Instant mtime = Instant.parse("2021-03-04T05:06:07Z");
+    fs.setattr("/late", SetAttr.mode(0640), null, USER);
+    fs.setattr("/late", SetAttr.times(mtime, mtime), null, USER);
+    fs.release(h);
+    assertThat(gw.count("PutObject")).as("no second upload of the data").isZero();
+    assertThat(gw.count("CopyObject")).isEqualTo(2);
+    ObjectMetadata md = gw.sdk.getObjectMetadata(BUCKET, "late");
+    assertThat(md.getUserMetadata()).containsEntry("mode", Integer.toString(0100640))
+        .containsEntry("mtime", Long.toString(mtime.getEpochSecond()));
+    assertThat(gw.objectBytes("late")).isEqualTo(utf8("committed"));
+  }
+
   @Test
   void mkdirWritesAMarkerAndRmdirRefusesNonEmpty() {
     fs.mkdir("/d", 0755, USER);
