@@ -1,5 +1,6 @@
 package io.ossgw.nfs.v4;
 
+import io.ossgw.core.vfs.Caller;
 import io.ossgw.nfs.v4.state.ClientTable;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.xdr.Nfs4;
@@ -47,6 +48,27 @@ final class CompoundContext {
       throw new Nfs4Exception(Nfs4.NFS4ERR_NOFILEHANDLE, "no current filehandle");
     }
     return current;
+  }
+
+  /**
+   * The filehandle resolver and pseudo file system.
+   *
+   * @throws Nfs4Exception NFS4ERR_SERVERFAULT on a dispatcher built without exports (session-machinery tests)
+   */
+  V4Handles fhs() {
+    if (server.fhs == null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_SERVERFAULT, "no exports");
+    }
+    return server.fhs;
+  }
+
+  /**
+   * The caller's identity on the current filehandle's export, after squashing (anonymous on a pseudo node).
+   *
+   * @throws Nfs4Exception NFS4ERR_NOFILEHANDLE without a current filehandle
+   */
+  Caller caller() {
+    return fhs().caller(peer, current());
   }
 
   /** A hash of the whole request, telling a true retry from a new request reusing a sequence id (a false retry). */

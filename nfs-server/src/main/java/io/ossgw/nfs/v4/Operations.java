@@ -17,6 +17,9 @@ final class Operations {
     ops.addAll(List.of(new ExchangeIdOp(serverOwner), new CreateSessionOp(), new SequenceOp(),
         new DestroySessionOp(), new DestroyClientIdOp(), new ReclaimCompleteOp(), new BindConnToSessionOp()));
     // filehandles, attributes, directories and the namespace
+    ops.addAll(List.of(new PutRootFhOp(), new PutPubFhOp(), new PutFhOp(), new GetFhOp(), new SaveFhOp(),
+        new RestoreFhOp(), new LookupOp(), new LookupPOp(), new GetAttrOp(), new SetAttrOp(), new AccessOp(),
+        new SecInfoOp(), new SecInfoNoNameOp(), new VerifyOp(), new NverifyOp()));
     // open state and data
     // byte-range locks and stateid housekeeping
     return ops;

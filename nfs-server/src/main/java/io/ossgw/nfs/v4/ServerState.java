@@ -19,6 +19,10 @@ public final class ServerState {
   final InodeTable table;
   final FileHandles handles;
   final LockTable locks;
+  /** Filehandles, the pseudo file system and lookups (null without exports). */
+  final V4Handles fhs;
+  /** The fattr4 codec (null without exports). */
+  final Fattr4 attrs;
   /** Open and lock stateids (RFC 8881 §8.2). */
   final StateTable states = new StateTable();
 
@@ -35,6 +39,18 @@ public final class ServerState {
     this.table = table;
     this.handles = table == null ? null : new FileHandles(table.secret());
     this.locks = locks;
+    this.fhs = exports == null ? null : new V4Handles(exports, table, handles);
+    this.attrs = fhs == null ? null : new Fattr4(fhs, clients.limits().lease());
+  }
+
+  /** Filehandles and the pseudo file system; null only without exports (tests of the session machinery). */
+  public V4Handles handles4() {
+    return fhs;
+  }
+
+  /** The fattr4 codec; null only without exports. */
+  public Fattr4 attrs() {
+    return attrs;
   }
 
   public ClientTable clients() {

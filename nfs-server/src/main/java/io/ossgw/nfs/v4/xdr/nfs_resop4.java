@@ -6,7 +6,8 @@ import io.ossgw.nfs.xdr.XdrWriter;
 
 /**
  * RFC 8881 §16.2.2 nfs_resop4: an operation number, its nfsstat4, and on NFS4_OK its resok body (none for operations
- * whose result is a bare status). Every result this server sends so far carries a body only on success.
+ * whose result is a bare status). Every result carries a body only on success, except SETATTR's attrsset, sent
+ * whatever the status.
  *
  * @param resok the body when {@code status} is NFS4_OK, else null
  */
@@ -30,8 +31,16 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         case Nfs4.OP_CREATE_SESSION -> CREATE_SESSION4resok.decode(r);
         case Nfs4.OP_SEQUENCE -> SEQUENCE4resok.decode(r);
         case Nfs4.OP_BIND_CONN_TO_SESSION -> BIND_CONN_TO_SESSION4resok.decode(r);
+        // filehandles and attributes
+        case Nfs4.OP_GETFH -> GETFH4resok.decode(r);
+        case Nfs4.OP_GETATTR -> GETATTR4resok.decode(r);
+        case Nfs4.OP_ACCESS -> ACCESS4resok.decode(r);
+        case Nfs4.OP_SECINFO, Nfs4.OP_SECINFO_NO_NAME -> SECINFO4resok.decode(r);
         default -> null;
       };
+    }
+    if (op == Nfs4.OP_SETATTR) { // attrsset follows whatever the status
+      body = SETATTR4res.decode(r);
     }
     return new nfs_resop4(op, status, body);
   }
@@ -41,6 +50,8 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
     w.int32(op).int32(status);
     if (status == Nfs4.NFS4_OK && resok != null) {
       resok.encode(w);
+    } else if (op == Nfs4.OP_SETATTR) { // SETATTR4res has attrsset whatever the status (RFC 8881 §18.30.2)
+      (resok != null ? resok : new SETATTR4res(bitmap4.EMPTY)).encode(w);
     }
   }
 }

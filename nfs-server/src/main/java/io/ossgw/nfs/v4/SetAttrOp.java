@@ -1,0 +1,129 @@
+package io.ossgw.nfs.v4;
+
+import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.vfs.SetAttr;
+import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.v4.state.Nfs4Exception;
+import io.ossgw.nfs.v4.state.StateTable;
+import io.ossgw.nfs.v4.xdr.Nfs4;
+import io.ossgw.nfs.v4.xdr.SETATTR4args;
+import io.ossgw.nfs.v4.xdr.SETATTR4res;
+import io.ossgw.nfs.v4.xdr.stateid4;
+import io.ossgw.nfs.xdr.XdrReader;
+import io.ossgw.nfs.xdr.XdrType;
+import java.time.Instant;
+
+/**
+ * SETATTR (RFC 8881 §18.30): sets mode, owner, owner_group, size and the times of the current filehandle; the reply's
+ * attrsset is what was set (empty on failure). Errors: the attributes as {@link Fattr4#decodeSet} (ATTRNOTSUPP,
+ * INVAL, BADOWNER); a pseudo directory or a read-only export NFS4ERR_ROFS; a size on a directory NFS4ERR_ISDIR, on a
+ * symbolic link or special file NFS4ERR_INVAL; the stateid of a size change (§18.30.3): the anonymous and READ-bypass
+ * stateids are accepted, any other must be one {@link StateTable} knows (BAD_STATEID, OLD_STATEID otherwise).
+ * Permissions as v3 SETATTR checks them (Linux setattr_prepare): chmod by the owner or root, chown by root, chgrp by
+ * the owner to one of its groups, truncate with write permission, times by the owner (to "now" with write
+ * permission). A client guards a SETATTR with VERIFY (the v3 ctime guard): NFS4ERR_NOT_SAME there.
+ */
+final class SetAttrOp implements Operation<SETATTR4args> {
+  @Override
+  public int op() {
+    return Nfs4.OP_SETATTR;
+  }
+
+  @Override
+  public SETATTR4args decode(XdrReader r) {
+    return SETATTR4args.decode(r);
+  }
+
+  @Override
+  public XdrType run(CompoundContext ctx, SETATTR4args a) {
+    V4Target t = ctx.current();
+    Sattr4 n = Fattr4.decodeSet(a.objAttributes());
+    if (t.pseudo() || t.export().readOnly()) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_ROFS, t.pseudo() ? "pseudo directory " + t.path() : t.export().path());
+    }
+    FileAttr cur = ctx.fhs().stat(t);
+    if (n.size() != null) {
+      if (cur.isDirectory()) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_ISDIR, "size of a directory");
+      }
+      if (!cur.isRegular()) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_INVAL, "size of a symlink or special file"); // truncate(2): EINVAL
+      }
+      sizeChangeAllowed(ctx, a.stateid());
+    }
+    Caller caller = ctx.caller();
+    SetAttr changes = check(cur, n, caller, Instant.now());
+    if (changes.changesMeta() || changes.size() != null) {
+      try {
+        t.fs().setattr(t.path(), changes, null, caller);
+      } catch (FsException e) {
+        throw V4Status.error(e);
+      }
+    }
+    return new SETATTR4res(n.attrsset());
+  }
+
+  /**
+   * The state checks of a size change: the stateid names an open or lock state of this server, or is anonymous or
+   * READ-bypass (RFC 8881 §8.2.3 allows both for SETATTR); the grace period's rule belongs here too.
+   *
+   * @throws Nfs4Exception BAD_STATEID, OLD_STATEID
+   */
+  private static void sizeChangeAllowed(CompoundContext ctx, stateid4 id) {
+    if (id.equals(stateid4.ANONYMOUS) || id.equals(stateid4.BYPASS)) {
+      return;
+    }
+    ctx.server.states.get(id, StateTable.State.class);
+  }
+
+  /** v3's AttrProcs.check for NFSv4 attributes: the same rules, so both versions allow and refuse alike. */
+  static SetAttr check(FileAttr cur, Sattr4 n, Caller c, Instant now) {
+    boolean root = c.uid() == 0;
+    boolean owner = c.uid() == cur.uid();
+    Integer mode = n.mode();
+    if (mode != null) {
+      if (!root && !owner) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chmod by a non-owner");
+      }
+      if (!root && !c.inGroup(n.gid() != null ? n.gid() : cur.gid())) {
+        mode &= ~02000;
+      }
+    }
+    if (n.uid() != null && n.uid() != cur.uid() && !root) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chown by a non-root caller");
+    }
+    if (n.gid() != null && n.gid() != cur.gid() && !root && !(owner && c.inGroup(n.gid()))) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chgrp to a group the caller is not in");
+    }
+    if (n.size() != null && !Permissions.dataAccess(cur, c, Permissions.W)) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "truncate without write permission");
+    }
+    if ((n.uid() != null || n.gid() != null) && !cur.isDirectory()) {
+      // chown revokes setuid, and setgid with group execute (Linux nfsd_sanitize_attrs)
+      int base = mode != null ? mode : cur.mode();
+      int kept = base & ~04000;
+      if ((kept & 02010) == 02010) {
+        kept &= ~02000;
+      }
+      if (kept != base || mode != null) {
+        mode = kept;
+      }
+    }
+    timeAllowed(n.atimeHow(), cur, c);
+    timeAllowed(n.mtimeHow(), cur, c);
+    SetAttr s = n.toSetAttr(now);
+    return new SetAttr(mode, s.uid(), s.gid(), s.size(), s.atime(), s.mtime());
+  }
+
+  private static void timeAllowed(int how, FileAttr cur, Caller c) {
+    boolean owner = c.uid() == 0 || c.uid() == cur.uid();
+    if (how == Nfs4.SET_TO_SERVER_TIME4 && !owner && !Permissions.allowed(cur, c, Permissions.W)) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "utimes(NULL) without write permission");
+    }
+    if (how == Nfs4.SET_TO_CLIENT_TIME4 && !owner) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "utimes by a non-owner");
+    }
+  }
+}
