@@ -6,6 +6,7 @@ import io.ossgw.core.vfs.DirListing;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.fs.DirCursors;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.nfs.xdr.READDIR3args;
 import io.ossgw.nfs.xdr.READDIR3res;

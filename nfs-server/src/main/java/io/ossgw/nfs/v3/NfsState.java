@@ -5,6 +5,7 @@ import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
+import io.ossgw.nfs.fs.DirCursors;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.xdr.fattr3;

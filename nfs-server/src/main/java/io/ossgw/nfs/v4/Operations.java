@@ -20,6 +20,9 @@ final class Operations {
     ops.addAll(List.of(new PutRootFhOp(), new PutPubFhOp(), new PutFhOp(), new GetFhOp(), new SaveFhOp(),
         new RestoreFhOp(), new LookupOp(), new LookupPOp(), new GetAttrOp(), new SetAttrOp(), new AccessOp(),
         new SecInfoOp(), new SecInfoNoNameOp(), new VerifyOp(), new NverifyOp()));
+    // directories and the namespace (RFC 8881 §18.23, §18.24, §18.4, §18.25, §18.26, §18.9)
+    ops.addAll(List.of(new ReaddirOp(), new ReadlinkOp(), new CreateOp(), new RemoveOp(), new RenameOp(),
+        new LinkOp()));
     // open state and data
     // byte-range locks and stateid housekeeping
     return ops;

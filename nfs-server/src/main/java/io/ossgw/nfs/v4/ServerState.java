@@ -3,9 +3,11 @@ package io.ossgw.nfs.v4;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.export.Exports;
+import io.ossgw.nfs.fs.DirCursors;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.nfs.v4.state.ClientTable;
 import io.ossgw.nfs.v4.state.StateTable;
+import java.time.Duration;
 
 /**
  * What every COMPOUND of one server shares: the client and session state, the exports (the same {@link Exports},
@@ -23,6 +25,8 @@ public final class ServerState {
   final V4Handles fhs;
   /** The fattr4 codec (null without exports). */
   final Fattr4 attrs;
+  /** READDIR positions, bounded as v3's (NfsServer's Nfs3Limits: 2,000,000 names, 10 minutes idle). */
+  final DirCursors cursors = new DirCursors(2_000_000, Duration.ofMinutes(10));
   /** Open and lock stateids (RFC 8881 §8.2). */
   final StateTable states = new StateTable();
 

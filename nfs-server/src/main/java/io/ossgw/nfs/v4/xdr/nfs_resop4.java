@@ -36,6 +36,13 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         case Nfs4.OP_GETATTR -> GETATTR4resok.decode(r);
         case Nfs4.OP_ACCESS -> ACCESS4resok.decode(r);
         case Nfs4.OP_SECINFO, Nfs4.OP_SECINFO_NO_NAME -> SECINFO4resok.decode(r);
+        // directories and the namespace
+        case Nfs4.OP_READDIR -> READDIR4resok.decode(r);
+        case Nfs4.OP_READLINK -> READLINK4resok.decode(r);
+        case Nfs4.OP_CREATE -> CREATE4resok.decode(r);
+        case Nfs4.OP_REMOVE -> REMOVE4resok.decode(r);
+        case Nfs4.OP_RENAME -> RENAME4resok.decode(r);
+        case Nfs4.OP_LINK -> LINK4resok.decode(r);
         default -> null;
       };
     }

@@ -1,4 +1,4 @@
-package io.ossgw.nfs.v3;
+package io.ossgw.nfs.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

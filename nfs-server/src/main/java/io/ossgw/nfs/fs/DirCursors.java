@@ -1,4 +1,4 @@
-package io.ossgw.nfs.v3;
+package io.ossgw.nfs.fs;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * READDIR/READDIRPLUS positions (RFC 1813 §3.3.16). A listing started at cookie 0 opens a session whose id is the
+ * READDIR positions for NFSv3 READDIR/READDIRPLUS (RFC 1813 §3.3.16) and NFSv4.1 READDIR (RFC 8881 §18.23). A listing started at cookie 0 opens a session whose id is the
  * cookieverf; the session remembers the name behind every cookie it handed out. A later page resumes after that
  * name in the directory's current listing (binary search in OSS's UTF-8 byte order), so entries created or removed
  * between pages neither shift positions nor cause NFS3ERR_BAD_COOKIE: an entry that existed throughout is returned
@@ -20,13 +20,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * as an index into the current listing and a new session continues from there.
  *
  * <p>Cookie values: 1 is ".", 2 is "..", and 3 + k the k-th name of the session (so they stay below 2^31 for 32-bit
- * clients).
+ * clients). NFSv4 has no "." and ".." entries and reserves cookies 1 and 2 (RFC 8881 §18.23.3), so its first entry
+ * is cookie 3 as well: a v4 listing starts at {@link #FIRST} and never hands out 1 or 2. Thread-safe.
  */
-final class DirCursors {
+public final class DirCursors {
   /** Cookie of "." (the last dot entry is {@link #DOTDOT}). */
-  static final long DOT = 1;
-  static final long DOTDOT = 2;
-  private static final long FIRST = 3;
+  public static final long DOT = 1;
+  public static final long DOTDOT = 2;
+  /** Cookie of the first real entry. */
+  public static final long FIRST = 3;
 
   private static final class Session {
     final int exportId;
@@ -48,7 +50,7 @@ final class DirCursors {
    * @param maxNames most names remembered over all sessions (a session weighs its listing's size when opened)
    * @param idle how long a session lives without use
    */
-  DirCursors(long maxNames, Duration idle) {
+  public DirCursors(long maxNames, Duration idle) {
     this.sessions = Caffeine.newBuilder().maximumWeight(maxNames)
         .weigher((Long k, Session s) -> s.weight).expireAfterAccess(idle).build();
     long seed = new SecureRandom().nextLong() & 0x3fffffffffffffffL;
@@ -56,12 +58,13 @@ final class DirCursors {
   }
 
   /** Where a page starts, and how to number its entries. */
-  final class Page {
-    final long verifier;
+  public final class Page {
+    /** The cookie verifier of the session this page belongs to (the client sends it back with later cookies). */
+    public final long verifier;
     /** The first cookie of the page: DOT, DOTDOT or FIRST (real entries from {@link #startIndex}). */
-    final long startCookie;
+    public final long startCookie;
     /** Index of the first real entry of the page in the listing. */
-    final int startIndex;
+    public final int startIndex;
     private final Session session;
     private int next;
 
@@ -74,7 +77,7 @@ final class DirCursors {
     }
 
     /** The cookie of the next real entry returned, remembering its name. */
-    long cookieOf(String name) {
+    public long cookieOf(String name) {
       synchronized (session) {
         List<String> n = session.names;
         int idx;
@@ -95,7 +98,7 @@ final class DirCursors {
    *
    * @param verifier the client's cookieverf (ignored for cookie 0)
    */
-  Page start(int exportId, long dirFileid, long cookie, long verifier, List<DirEntry> listing) {
+  public Page start(int exportId, long dirFileid, long cookie, long verifier, List<DirEntry> listing) {
     if (cookie == 0) {
       return open(exportId, dirFileid, listing.size(), DOT, 0, 0);
     }
@@ -143,7 +146,7 @@ final class DirCursors {
   }
 
   /** Index of the first entry whose name sorts after {@code name} (UTF-8 byte order = code point order). */
-  static int after(List<DirEntry> listing, String name) {
+  public static int after(List<DirEntry> listing, String name) {
     int lo = 0;
     int hi = listing.size();
     while (lo < hi) {
@@ -158,7 +161,7 @@ final class DirCursors {
   }
 
   /** Compares by Unicode code points, which orders like the UTF-8 bytes OSS sorts keys by. */
-  static int compare(String a, String b) {
+  public static int compare(String a, String b) {
     int i = 0;
     int j = 0;
     while (i < a.length() && j < b.length()) {
