@@ -3,6 +3,8 @@ package io.ossgw.nfs;
 import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
+import io.ossgw.nfs.fs.OpenFiles;
+import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.mount.Mount3Program;
 import io.ossgw.nfs.nlm.Nlm4;
@@ -18,6 +20,7 @@ import io.ossgw.nfs.v4.Compound;
 import io.ossgw.nfs.v4.Nfs4Program;
 import io.ossgw.nfs.v4.ServerState;
 import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.Grace;
 import io.ossgw.nfs.v4.state.V4Limits;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.xdr.Nfs3;
@@ -64,6 +67,9 @@ public final class NfsServer implements AutoCloseable {
   private EmbeddedRpcbind rpcbind;
   private int rpcbindPort;
   private ClientTable v4clients;
+  private ServerState v4state;
+  /** The open handles NFSv3 and NFSv4.1 share (so both see one state of a file). */
+  private OpenFiles openFiles;
 
   private NfsServer(Builder b) {
     this.b = b;
@@ -93,14 +99,16 @@ public final class NfsServer implements AutoCloseable {
     }
     Nfs3Limits limits = new Nfs3Limits(MAX_IO, MAX_IO, 64 * 1024, MAX_IO, b.openIdle, 20, 2_000_000,
         Duration.ofMinutes(10));
-    nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)));
+    WriteVerifier verifier = new WriteVerifier();
+    openFiles = new OpenFiles(limits.openIdle(), limits.maxFailedReleases(), verifier::rotate);
+    nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)), openFiles, verifier);
     Mount3Program mount = new Mount3Program(exports, table);
     Nlm4Program nlm = new Nlm4Program(exports, table, b.locks, b.lockWait, Math.max(1, b.maxInFlight / 4));
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
         b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
-        programs(mount, nlm, maxRecord),
+        programs(mount, nlm, maxRecord, verifier),
         // a peer no export allows could only ever be refused: it gets no connection slot
         address -> exports.all().stream().anyMatch(e -> e.allows(address)));
     try {
@@ -120,13 +128,15 @@ public final class NfsServer implements AutoCloseable {
     return this;
   }
 
-  private List<RpcProgram> programs(Mount3Program mount, Nlm4Program nlm, int maxRecord) {
+  private List<RpcProgram> programs(Mount3Program mount, Nlm4Program nlm, int maxRecord, WriteVerifier verifier) {
     List<RpcProgram> list = new ArrayList<>(List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
         new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount), new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)));
     if (b.nfsV41) {
-      v4clients = new ClientTable(java.time.Clock.systemUTC(), V4Limits.DEFAULT.withLease(b.v4Lease));
+      v4clients = new ClientTable(b.v4Clock, V4Limits.DEFAULT.withLease(b.v4Lease));
+      v4state = new ServerState(v4clients, exports, table, b.locks, openFiles, verifier,
+          new Grace(b.v4Clock, b.v4Grace));
       list.add(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION,
-          new Nfs4Program(new Compound(new ServerState(v4clients, exports, table, b.locks), "ossgw"), maxRecord)));
+          new Nfs4Program(new Compound(v4state, "ossgw"), maxRecord)));
     }
     return list;
   }
@@ -134,6 +144,11 @@ public final class NfsServer implements AutoCloseable {
   /** The NFSv4.1 client and session state, or null unless {@link Builder#nfsV41} is on and the server started. */
   public ClientTable v4Clients() {
     return v4clients;
+  }
+
+  /** The NFSv4.1 server state (open and lock state, grace), or null unless {@link Builder#nfsV41} is on and started. */
+  public ServerState v4State() {
+    return v4state;
   }
 
   /** The NFS and MOUNT port (after {@link #start()}; the actual one when 0 was asked). */
@@ -192,6 +207,10 @@ public final class NfsServer implements AutoCloseable {
       nfs.close();
       nfs = null;
     }
+    if (openFiles != null) {
+      openFiles.close(); // uploads what v3 and v4.1 clients wrote and did not commit
+      openFiles = null;
+    }
     if (table != null) {
       table.close();
       table = null;
@@ -212,6 +231,7 @@ public final class NfsServer implements AutoCloseable {
     private boolean nfsV41;
     private Duration v4Lease = V4Limits.DEFAULT.lease();
     private Duration v4Grace = V4Limits.DEFAULT.lease();
+    private java.time.Clock v4Clock = java.time.Clock.systemUTC();
     private int rpcbindPort = 111;
     private Path stateDir;
     private Duration openIdle = Duration.ofSeconds(5);
@@ -289,6 +309,12 @@ public final class NfsServer implements AutoCloseable {
      */
     public Builder v4Grace(Duration d) {
       this.v4Grace = nonNegative(d);
+      return this;
+    }
+
+    /** The clock of NFSv4.1 leases and the grace period; default the system clock (tests pass a settable one). */
+    public Builder v4Clock(java.time.Clock c) {
+      this.v4Clock = Objects.requireNonNull(c);
       return this;
     }
 

@@ -80,4 +80,18 @@ public final class Permissions {
     }
     return granted;
   }
+
+  /**
+   * The mode a write by {@code caller} leaves: a write by anyone but root drops setuid, and setgid when group execute
+   * is set, as Linux's file_remove_privs does for a local file (knfsd writes with the client's credentials, so a Linux
+   * NFS server behaves the same); -1 when nothing changes. Over FUSE the client's kernel does this itself.
+   */
+  public static int killPrivileges(FileAttr cur, Caller caller) {
+    int mode = cur.mode();
+    int kept = mode & ~04000;
+    if ((kept & 02010) == 02010) {
+      kept &= ~02000;
+    }
+    return caller.uid() == 0 || kept == mode ? -1 : kept;
+  }
 }

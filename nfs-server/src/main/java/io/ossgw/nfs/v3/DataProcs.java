@@ -20,7 +20,7 @@ import io.ossgw.nfs.xdr.wcc_data;
 import java.nio.ByteBuffer;
 
 /**
- * READ, WRITE and COMMIT (RFC 1813 §3.3.6, .7, .21) through the shared open handles of {@link OpenFiles}.
+ * READ, WRITE and COMMIT (RFC 1813 §3.3.6, .7, .21) through the shared open handles of {@link io.ossgw.nfs.fs.OpenFiles}.
  *
  * <p>WRITE UNSTABLE goes into the engine's staging (and its streaming multipart upload) and is acknowledged at once;
  * DATA_SYNC and FILE_SYNC upload before the reply (an fsync: the whole file's unsaved data, which for a growing file
@@ -108,7 +108,7 @@ final class DataProcs {
       }
       boolean sync = a.stable() != Nfs3.UNSTABLE;
       Target target = t;
-      int killed = killPrivileges(cur, caller);
+      int killed = Permissions.killPrivileges(cur, caller);
       int n = s.open.with(t.export(), t.path(), caller, h -> {
         if (killed >= 0) {
           target.fs().setattr(target.path(), SetAttr.mode(killed), h, caller);
@@ -126,20 +126,6 @@ final class DataProcs {
     } catch (FsException e) {
       return WRITE3res.fail(Status.of(e.errno()), new wcc_data(before, s.postOp(t)));
     }
-  }
-
-  /**
-   * The mode a write by {@code caller} leaves: a write by anyone but root drops setuid, and setgid when group execute
-   * is set, as Linux's file_remove_privs does for a local file (knfsd writes with the client's credentials, so a Linux
-   * NFS server behaves the same); -1 when nothing changes. Over FUSE the client's kernel does this itself.
-   */
-  static int killPrivileges(FileAttr cur, Caller caller) {
-    int mode = cur.mode();
-    int kept = mode & ~04000;
-    if ((kept & 02010) == 02010) {
-      kept &= ~02000;
-    }
-    return caller.uid() == 0 || kept == mode ? -1 : kept;
   }
 
   /** Uploads what is unsaved of the file, whatever the range asked: OSS objects are written whole. */

@@ -1,6 +1,8 @@
 package io.ossgw.nfs.v3;
 
 import io.ossgw.nfs.export.Exports;
+import io.ossgw.nfs.fs.OpenFiles;
+import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.rpc.ReplyCache;
 import io.ossgw.nfs.xdr.*;
@@ -32,6 +34,8 @@ public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
       boolean cached) {}
 
   private final NfsState state;
+  /** Whether {@link #close} releases the open files (they are this program's own, not shared with NFSv4.1). */
+  private final boolean ownsOpenFiles;
   private final ReplyCache replies;
   private final Proc<?>[] procs = new Proc<?>[22];
   private final Nfs3Stats stats = new Nfs3Stats();
@@ -43,7 +47,24 @@ public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
    * @param replies the duplicate-request cache
    */
   public Nfs3Program(Exports exports, InodeTable table, Nfs3Limits limits, ReplyCache replies) {
-    this.state = new NfsState(exports, table, limits);
+    this(exports, table, limits, replies, null, new WriteVerifier());
+  }
+
+  /**
+   * @param exports the exports served
+   * @param table the persistent handle table (owned by the caller)
+   * @param limits sizes and timeouts
+   * @param replies the duplicate-request cache
+   * @param open the open handles shared with NFSv4.1 (owned and closed by the caller), or null for this program's own
+   *     (from {@code limits}, closed by {@link #close})
+   * @param verifier the write verifier (shared with NFSv4.1); rotated when the open files give up data
+   */
+  public Nfs3Program(Exports exports, InodeTable table, Nfs3Limits limits, ReplyCache replies, OpenFiles open,
+      WriteVerifier verifier) {
+    this.ownsOpenFiles = open == null;
+    OpenFiles files = open != null ? open
+        : new OpenFiles(limits.openIdle(), limits.maxFailedReleases(), verifier::rotate);
+    this.state = new NfsState(exports, table, limits, files, verifier);
     this.replies = replies;
     AttrProcs attr = new AttrProcs(state);
     LookupProcs lookup = new LookupProcs(state);
@@ -172,9 +193,14 @@ public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
     return state.open.size();
   }
 
-  /** Releases every open file, uploading unsaved data. The VFSs and the table stay open (their owners close them). */
+  /**
+   * Releases every open file, uploading unsaved data, if the open files are this program's own (shared ones are
+   * closed by their owner). The VFSs and the table stay open (their owners close them).
+   */
   @Override
   public void close() {
-    state.open.close();
+    if (ownsOpenFiles) {
+      state.open.close();
+    }
   }
 }

@@ -6,6 +6,8 @@ import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.fs.DirCursors;
+import io.ossgw.nfs.fs.OpenFiles;
+import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.xdr.fattr3;
@@ -13,16 +15,12 @@ import io.ossgw.nfs.xdr.nfs_fh3;
 import io.ossgw.nfs.xdr.nfsstat3;
 import io.ossgw.nfs.xdr.wcc_attr;
 import io.ossgw.nfs.xdr.wcc_data;
-import java.security.SecureRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Everything the NFS procedures share: exports, the handle table and format, open files, directory cursors
- * and the write verifier.
+ * Everything the NFS procedures share: exports, the handle table and format, open files and the write verifier (both
+ * shared with NFSv4.1), directory cursors.
  */
 final class NfsState {
-  private static final System.Logger LOG = System.getLogger(NfsState.class.getName());
-
   final Exports exports;
   final InodeTable table;
   final FileHandles handles;
@@ -30,26 +28,21 @@ final class NfsState {
   final DirCursors cursors;
   final Attrs attrs = new Attrs();
   final Nfs3Limits limits;
-  private final AtomicLong writeVerifier = new AtomicLong(new SecureRandom().nextLong());
+  private final WriteVerifier writeVerifier;
 
-  NfsState(Exports exports, InodeTable table, Nfs3Limits limits) {
+  NfsState(Exports exports, InodeTable table, Nfs3Limits limits, OpenFiles open, WriteVerifier writeVerifier) {
     this.exports = exports;
     this.table = table;
     this.handles = new FileHandles(table.secret());
     this.limits = limits;
-    this.open = new OpenFiles(limits.openIdle(), limits.maxFailedReleases(), this::rotateWriteVerifier);
+    this.open = open;
+    this.writeVerifier = writeVerifier;
     this.cursors = new DirCursors(limits.cursorNames(), limits.cursorIdle());
   }
 
   /** The writeverf3 of WRITE and COMMIT replies: random per start, so it changes when the server restarts. */
   long writeVerifier() {
     return writeVerifier.get();
-  }
-
-  /** Data acknowledged as UNSTABLE was lost: a new verifier makes clients re-send what they did not see committed. */
-  void rotateWriteVerifier() {
-    writeVerifier.set(new SecureRandom().nextLong());
-    LOG.log(System.Logger.Level.WARNING, "write verifier changed: clients will re-send uncommitted writes");
   }
 
   /**

@@ -5,6 +5,7 @@ import io.ossgw.nfs.v4.state.ClientTable;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.v4.state.Session;
+import io.ossgw.nfs.v4.xdr.stateid4;
 import java.util.zip.CRC32C;
 
 /**
@@ -28,6 +29,10 @@ final class CompoundContext {
   V4Target current;
   /** The saved filehandle (SAVEFH/RESTOREFH), null until SAVEFH. */
   V4Target saved;
+  /** The current stateid (RFC 8881 §16.2.3.1.2), null until OPEN, OPEN_DOWNGRADE, CLOSE, LOCK or LOCKU sets it. */
+  private stateid4 currentStateid;
+  /** The current filehandle when the current stateid was set: a later filehandle change voids the stateid. */
+  private V4Target currentStateidFh;
 
   CompoundContext(ServerState server, Peer peer, byte[] request, int numops) {
     this.server = server;
@@ -69,6 +74,29 @@ final class CompoundContext {
    */
   Caller caller() {
     return fhs().caller(peer, current());
+  }
+
+  /** Sets the current stateid (RFC 8881 §16.2.3.1.2), bound to the current filehandle. */
+  void currentStateid(stateid4 id) {
+    currentStateid = id;
+    currentStateidFh = current;
+  }
+
+  /**
+   * The stateid an operation names: {@code given}, or for the special "current stateid" (seqid 1, other zero) the
+   * one an earlier operation of this compound set (RFC 8881 §16.2.3.1.2). An operation that changed the current
+   * filehandle since (PUTFH, LOOKUP...) voids it.
+   *
+   * @throws Nfs4Exception NFS4ERR_BAD_STATEID for the current stateid when none is set
+   */
+  stateid4 stateid(stateid4 given) {
+    if (!given.equals(stateid4.CURRENT)) {
+      return given;
+    }
+    if (currentStateid == null || currentStateidFh != current) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_BAD_STATEID, "no current stateid");
+    }
+    return currentStateid;
   }
 
   /** A hash of the whole request, telling a true retry from a new request reusing a sequence id (a false retry). */

@@ -24,6 +24,7 @@ final class Operations {
     ops.addAll(List.of(new ReaddirOp(), new ReadlinkOp(), new CreateOp(), new RemoveOp(), new RenameOp(),
         new LinkOp()));
     // open state and data
+    ops.addAll(List.of(new OpenOp(), new OpenDowngradeOp(), new CloseOp(), new ReadOp(), new WriteOp(), new CommitOp()));
     // byte-range locks and stateid housekeeping
     return ops;
   }

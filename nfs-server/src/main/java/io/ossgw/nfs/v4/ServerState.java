@@ -4,8 +4,12 @@ import io.ossgw.core.inode.InodeTable;
 import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.fs.DirCursors;
+import io.ossgw.nfs.fs.OpenFiles;
+import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.Grace;
+import io.ossgw.nfs.v4.state.Opens;
 import io.ossgw.nfs.v4.state.StateTable;
 import java.time.Duration;
 
@@ -29,6 +33,14 @@ public final class ServerState {
   final DirCursors cursors = new DirCursors(2_000_000, Duration.ofMinutes(10));
   /** Open and lock stateids (RFC 8881 §8.2). */
   final StateTable states = new StateTable();
+  /** The open handles NFSv3 shares (null without exports). */
+  final OpenFiles open;
+  /** The write verifier NFSv3 shares. */
+  final WriteVerifier verifier;
+  /** The grace period after a start (RFC 8881 §8.4.2). */
+  final Grace grace;
+  /** The opens of every client by file: share reservations, one open state per (open owner, file). */
+  final Opens opens;
 
   /**
    * @param clients the v4.1 client and session state
@@ -38,6 +50,26 @@ public final class ServerState {
    * @param locks the lock table NLM uses (null with {@code exports})
    */
   public ServerState(ClientTable clients, Exports exports, InodeTable table, LockTable locks) {
+    this(clients, exports, table, locks, null, new WriteVerifier(), null);
+  }
+
+  /**
+   * @param clients the v4.1 client and session state
+   * @param exports the exports; null only for tests of the session machinery
+   * @param table the inode table NFSv3 uses (null with {@code exports})
+   * @param locks the lock table NLM uses (null with {@code exports})
+   * @param open the open handles NFSv3 uses (null with {@code exports}); not closed by this state
+   * @param verifier the write verifier NFSv3 uses
+   * @param grace the grace period; null for none
+   */
+  public ServerState(ClientTable clients, Exports exports, InodeTable table, LockTable locks, OpenFiles open,
+      WriteVerifier verifier, Grace grace) {
+    this.open = open;
+    this.verifier = verifier;
+    this.grace = grace != null ? grace : new Grace(java.time.Clock.systemUTC(), java.time.Duration.ZERO);
+    this.opens = new Opens(states);
+    // a client dropped (lease expired, DESTROY_CLIENTID, a new boot of it) closes its files: what they hold uploads
+    clients.onRemove(opens::closeClient);
     this.clients = clients;
     this.exports = exports;
     this.table = table;
@@ -63,5 +95,15 @@ public final class ServerState {
 
   public StateTable states() {
     return states;
+  }
+
+  /** The opens (metrics, LOCK's open_to_lock_owner4). */
+  public Opens opens() {
+    return opens;
+  }
+
+  /** The grace period (OPEN CLAIM_PREVIOUS, LOCK reclaim). */
+  public Grace grace() {
+    return grace;
   }
 }

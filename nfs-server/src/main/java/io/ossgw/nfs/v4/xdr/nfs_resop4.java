@@ -43,6 +43,11 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         case Nfs4.OP_REMOVE -> REMOVE4resok.decode(r);
         case Nfs4.OP_RENAME -> RENAME4resok.decode(r);
         case Nfs4.OP_LINK -> LINK4resok.decode(r);
+        case Nfs4.OP_OPEN -> OPEN4resok.decode(r);
+        case Nfs4.OP_CLOSE, Nfs4.OP_OPEN_DOWNGRADE -> stateid4.decode(r);
+        case Nfs4.OP_READ -> READ4resok.decode(r);
+        case Nfs4.OP_WRITE -> WRITE4resok.decode(r);
+        case Nfs4.OP_COMMIT -> COMMIT4resok.decode(r);
         default -> null;
       };
     }

@@ -1,4 +1,4 @@
-package io.ossgw.nfs.v3;
+package io.ossgw.nfs.fs;
 
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
@@ -17,16 +17,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * Open VFS handles behind stateless NFS READ and WRITE. NFSv3 has no open or close: the first READ or WRITE of a file
+ * Open VFS handles behind NFS READ and WRITE, one per file, shared by NFSv3 and NFSv4.1 (so a v3 and a v4.1 client
+ * of the same file see one state: the same staged bytes, the same read-ahead). NFSv3 has no open or close: the first READ or WRITE of a file
  * opens it, later calls share that handle (so sequential READs keep the engine's read-ahead and WRITEs its staging
  * and streaming upload), and the handle is released after {@code idle} without calls. Releasing uploads anything
- * still unsaved, which is the close-equivalent for clients that never COMMIT.
+ * still unsaved, which is the close-equivalent for clients that never COMMIT. An NFSv4.1 OPEN holds a use of the
+handle until its CLOSE ({@link #pin}), so an opened file is not released while it is open.
  *
  * <p>A release that fails to upload keeps the handle (and its staged data) and is retried; COMMIT then reports the
  * error. After {@code maxFailedReleases} attempts the handle is released anyway and {@code onLostWrites} runs (the
  * server then changes its write verifier, so clients re-send what they have not seen committed).
  */
-final class OpenFiles implements AutoCloseable {
+public final class OpenFiles implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(OpenFiles.class.getName());
 
   private record Key(int exportId, String path) {}
@@ -52,7 +54,12 @@ final class OpenFiles implements AutoCloseable {
   private final Runnable onLostWrites;
   private final ScheduledExecutorService sweeper;
 
-  OpenFiles(Duration idle, int maxFailedReleases, Runnable onLostWrites) {
+  /**
+   * @param idle how long a handle without users stays open
+   * @param maxFailedReleases failed uploads of an idle handle before its data is given up
+   * @param onLostWrites run when data acknowledged as UNSTABLE is given up (rotates the write verifier)
+   */
+  public OpenFiles(Duration idle, int maxFailedReleases, Runnable onLostWrites) {
     this.idleNanos = idle.toNanos();
     this.maxFailedReleases = maxFailedReleases;
     this.onLostWrites = onLostWrites;
@@ -70,7 +77,7 @@ final class OpenFiles implements AutoCloseable {
    *
    * @throws FsException from the open or from {@code io}
    */
-  <T> T with(Export export, String path, Caller caller, Function<FileHandle, T> io) {
+  public <T> T with(Export export, String path, Caller caller, Function<FileHandle, T> io) {
     Entry e = acquire(export, path, caller);
     try {
       return io.apply(e.handle);
@@ -93,7 +100,7 @@ final class OpenFiles implements AutoCloseable {
   }
 
   /** Keeps a handle from CREATE, so the WRITEs that follow use it. */
-  void adopt(Export export, String path, FileHandle handle) {
+  public void adopt(Export export, String path, FileHandle handle) {
     Entry e = new Entry(export, path);
     e.handle = handle;
     e.lastUse = System.nanoTime();
@@ -109,7 +116,7 @@ final class OpenFiles implements AutoCloseable {
    *
    * @throws FsException EIO if the upload fails
    */
-  void commit(Export export, String path) {
+  public void commit(Export export, String path) {
     Entry e = entries.get(new Key(export.id(), path));
     if (e == null) {
       return;
@@ -128,7 +135,7 @@ final class OpenFiles implements AutoCloseable {
   }
 
   /** The file (or directory tree) was renamed: its handles now live under the new path. */
-  void renamed(Export export, String from, String to) {
+  public void renamed(Export export, String from, String to) {
     for (Map.Entry<Key, Entry> m : List.copyOf(entries.entrySet())) {
       Key k = m.getKey();
       if (k.exportId() == export.id() && VPaths.isSameOrBelow(k.path(), from)) {
@@ -147,7 +154,7 @@ final class OpenFiles implements AutoCloseable {
   }
 
   /** The file was removed: its handle is released (the engine has discarded its unsaved data). */
-  void removed(Export export, String path) {
+  public void removed(Export export, String path) {
     Entry e = entries.remove(new Key(export.id(), path));
     if (e != null) {
       retire(e);
@@ -161,7 +168,7 @@ final class OpenFiles implements AutoCloseable {
    * the version of its first READ forever, past the size GETATTR reports (a kernel client then shows the old
    * content, a libnfs client waits for bytes that never come).
    */
-  void dropIfStale(Export export, String path) {
+  public void dropIfStale(Export export, String path) {
     Key k = new Key(export.id(), path);
     Entry e = entries.get(k);
     if (e == null) {
@@ -180,7 +187,7 @@ final class OpenFiles implements AutoCloseable {
   }
 
   /** Drops the handle if unused (a READ saw the object change under it; the next call reopens). */
-  void invalidate(Export export, String path) {
+  public void invalidate(Export export, String path) {
     Key k = new Key(export.id(), path);
     Entry e = entries.get(k);
     if (e != null) {
@@ -195,7 +202,51 @@ final class OpenFiles implements AutoCloseable {
     }
   }
 
-  int size() {
+  /**
+   * Holds a use of the file's shared handle (opening it if needed) until {@link Pin#unpin}: an NFSv4.1 OPEN keeps
+   * the handle, with its staged data and read-ahead, for as long as the file is open, whatever the idle time.
+   *
+   * @throws FsException from the open (EISDIR, ENOENT, EACCES, EIO)
+   */
+  public Pin pin(Export export, String path, Caller caller) {
+    return new Pin(acquire(export, path, caller));
+  }
+
+  /** A use of a shared handle held across calls ({@link #pin}); ended once. Thread-safe. */
+  public static final class Pin {
+    private final Entry entry;
+    private boolean done;
+
+    private Pin(Entry entry) {
+      this.entry = entry;
+    }
+
+    /**
+     * Uploads what the pinned handle holds (fsync), as {@link #commit} does for the file's current handle.
+     *
+     * @throws FsException EIO if the upload fails
+     */
+    public void commit() {
+      entry.export.fs().fsync(entry.handle, false);
+    }
+
+    /**
+     * Ends the use. The handle stays open for other users and for the idle time; a handle taken out of service
+     * meanwhile (the file removed or replaced) is released now if this was its last user. Idempotent.
+     */
+    public void unpin() {
+      synchronized (this) {
+        if (done) {
+          return;
+        }
+        done = true;
+      }
+      done(entry);
+    }
+  }
+
+  /** Files with an open handle now. */
+  public int size() {
     return entries.size();
   }
 
