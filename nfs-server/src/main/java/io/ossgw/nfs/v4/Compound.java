@@ -179,7 +179,7 @@ public final class Compound {
     try {
       return new nfs_resop4(op.op(), Nfs4.NFS4_OK, op.run(ctx, args));
     } catch (Nfs4Exception e) {
-      return nfs_resop4.of(op.op(), e.status());
+      return new nfs_resop4(op.op(), e.status(), e.body());
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "NFSv4 operation " + op.op() + " failed", e);
       return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_SERVERFAULT);

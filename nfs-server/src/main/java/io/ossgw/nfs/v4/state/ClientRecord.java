@@ -22,7 +22,10 @@ public final class ClientRecord {
   CREATE_SESSION4resok createSessionReply;
   /** Lease end in the table clock's milliseconds. */
   long leaseEnd;
-  boolean reclaimComplete;
+  /** Set by RECLAIM_COMPLETE; volatile: {@link Grace} reads it outside the table's monitor. */
+  volatile boolean reclaimComplete;
+  /** Whether {@link StateTable} has given this record state (guarded by the state table's monitor). */
+  boolean hadState;
   final Map<io.ossgw.nfs.v4.xdr.sessionid4, Session> sessions = new LinkedHashMap<>();
 
   ClientRecord(long clientid, byte[] owner, byte[] verifier, String principal, int firstSeq, long leaseEnd) {
@@ -36,6 +39,11 @@ public final class ClientRecord {
 
   public long clientid() {
     return clientid;
+  }
+
+  /** The client owner (co_ownerid), the client's identity across its and the server's restarts. */
+  public byte[] owner() {
+    return owner.clone();
   }
 
   /**

@@ -212,12 +212,25 @@ public final class ClientTable {
    * @throws Nfs4Exception NFS4ERR_STALE_CLIENTID if unknown, NFS4ERR_CLIENTID_BUSY while it has sessions
    */
   public synchronized void destroyClientId(long clientid) {
+    destroyClientId(clientid, rec -> false);
+  }
+
+  /**
+   * DESTROY_CLIENTID (RFC 8881 §18.50.3): a client with sessions or state is busy.
+   *
+   * @param hasState whether the record holds open or lock state (asked under this table's monitor)
+   * @throws Nfs4Exception NFS4ERR_STALE_CLIENTID if unknown, NFS4ERR_CLIENTID_BUSY while it has sessions or state
+   */
+  public synchronized void destroyClientId(long clientid, java.util.function.Predicate<ClientRecord> hasState) {
     ClientRecord rec = byId.get(clientid);
     if (rec == null) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_STALE_CLIENTID, "unknown client " + Long.toHexString(clientid));
     }
     if (!rec.sessions.isEmpty()) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_CLIENTID_BUSY, rec + " has " + rec.sessions.size() + " sessions");
+    }
+    if (hasState.test(rec)) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_CLIENTID_BUSY, rec + " holds open or lock state");
     }
     remove(rec);
   }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The stateids this server handed out (RFC 8881 §8.2): open and lock state, one entry per {@code other}, each with
@@ -41,6 +42,15 @@ public final class StateTable {
 
   private final Map<Long, State> byOther = new HashMap<>();
   private long counter;
+  private volatile Consumer<ClientRecord> firstState = c -> {};
+
+  /**
+   * Registers what runs when a client record gets its first state ({@link ClientStore#recordState}: the client may
+   * reclaim after a restart). Runs under this table's monitor, before {@link #add} returns.
+   */
+  public void onFirstState(Consumer<ClientRecord> listener) {
+    this.firstState = listener;
+  }
 
   /**
    * Enters new state and gives it its first stateid (seqid 1).
@@ -54,6 +64,10 @@ public final class StateTable {
       s.id = id;
     }
     byOther.put(lo, s);
+    if (!s.client.hadState) {
+      s.client.hadState = true;
+      firstState.accept(s.client);
+    }
     return id;
   }
 

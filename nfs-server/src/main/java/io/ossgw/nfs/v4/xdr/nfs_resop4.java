@@ -6,10 +6,10 @@ import io.ossgw.nfs.xdr.XdrWriter;
 
 /**
  * RFC 8881 §16.2.2 nfs_resop4: an operation number, its nfsstat4, and on NFS4_OK its resok body (none for operations
- * whose result is a bare status). Every result carries a body only on success, except SETATTR's attrsset, sent
- * whatever the status.
+ * whose result is a bare status). A few results carry a body on an error too: SETATTR's attrsset (sent whatever the
+ * status), LOCK and LOCKT's NFS4ERR_DENIED (the conflicting lock, LOCK4denied).
  *
- * @param resok the body when {@code status} is NFS4_OK, else null
+ * @param resok the body (on NFS4_OK, or the error body of LOCK/LOCKT NFS4ERR_DENIED), else null
  */
 public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
   /** A result with a status and no body. */
@@ -48,8 +48,13 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         case Nfs4.OP_READ -> READ4resok.decode(r);
         case Nfs4.OP_WRITE -> WRITE4resok.decode(r);
         case Nfs4.OP_COMMIT -> COMMIT4resok.decode(r);
+        // byte-range locks and stateids
+        case Nfs4.OP_LOCK, Nfs4.OP_LOCKU -> stateid4.decode(r);
+        case Nfs4.OP_TEST_STATEID -> TEST_STATEID4resok.decode(r);
         default -> null;
       };
+    } else if (status == Nfs4.NFS4ERR_DENIED && (op == Nfs4.OP_LOCK || op == Nfs4.OP_LOCKT)) {
+      body = LOCK4denied.decode(r);
     }
     if (op == Nfs4.OP_SETATTR) { // attrsset follows whatever the status
       body = SETATTR4res.decode(r);
@@ -60,10 +65,10 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
   @Override
   public void encode(XdrWriter w) {
     w.int32(op).int32(status);
-    if (status == Nfs4.NFS4_OK && resok != null) {
+    if (resok != null) {
       resok.encode(w);
     } else if (op == Nfs4.OP_SETATTR) { // SETATTR4res has attrsset whatever the status (RFC 8881 §18.30.2)
-      (resok != null ? resok : new SETATTR4res(bitmap4.EMPTY)).encode(w);
+      new SETATTR4res(bitmap4.EMPTY).encode(w);
     }
   }
 }

@@ -1,0 +1,154 @@
+package io.ossgw.nfs.v4.state;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The stable-storage record of NFSv4.1 clients (RFC 8881 §8.4.3, §8.6.3): the client owners (co_ownerid) that hold
+ * open or lock state, kept in the state directory (file {@value #FILE}, next to the handle table) so that after a
+ * restart the server knows who may reclaim and runs a grace period only when someone may.
+ *
+ * <p>An owner is written when one of its client records first gets state ({@link #recordState}) and removed when that
+ * record is dropped (lease expiry, DESTROY_CLIENTID, a new boot of the client: {@link #forget}). The owners loaded at
+ * start ({@link #loaded()}) stay in the file until the grace period ends ({@link #graceOver}), so a second restart
+ * during grace keeps their right to reclaim. Without a state directory nothing is kept: no grace, no reclaim.
+ *
+ * <p>Format: a header line {@value #HEADER}, then one owner per line in lowercase hex; replaced atomically (written to
+ * a temporary file, forced, renamed). At most {@link #MAX_OWNERS} owners are read. Thread-safe (one monitor; a write
+ * happens once per client that gets state and once per client dropped).
+ */
+public final class ClientStore {
+  /** The file's name in the state directory. */
+  public static final String FILE = "nfs4-clients";
+  static final String HEADER = "ossgw nfs4-clients 1";
+  /** Most owners read from the file (the client table's own cap is 10,000). */
+  static final int MAX_OWNERS = 100_000;
+  private static final System.Logger LOG = System.getLogger(ClientStore.class.getName());
+
+  private final Path file;
+  private final Set<ByteBuffer> loaded;
+  /** Owners whose current client record holds state, with that record's client id. */
+  private final Map<ByteBuffer, Long> current = new HashMap<>();
+  private final Set<ByteBuffer> keptFromBefore;
+
+  private ClientStore(Path file, Set<ByteBuffer> loaded) {
+    this.file = file;
+    this.loaded = Set.copyOf(loaded);
+    this.keptFromBefore = new HashSet<>(loaded);
+  }
+
+  /**
+   * Reads the record in {@code dir}.
+   *
+   * @param dir the state directory, or null for a store that keeps nothing (and loads nothing)
+   * @throws UncheckedIOException if the file exists and cannot be read
+   */
+  public static ClientStore open(Path dir) {
+    if (dir == null) {
+      return new ClientStore(null, Set.of());
+    }
+    Path f = dir.resolve(FILE);
+    Set<ByteBuffer> owners = new LinkedHashSet<>();
+    if (Files.exists(f)) {
+      try {
+        List<String> lines = Files.readAllLines(f, StandardCharsets.US_ASCII);
+        if (lines.isEmpty() || !lines.getFirst().equals(HEADER)) {
+          LOG.log(System.Logger.Level.WARNING, f + " is not an NFSv4 client record: ignored");
+        } else {
+          for (String line : lines.subList(1, Math.min(lines.size(), MAX_OWNERS + 1))) {
+            try {
+              owners.add(ByteBuffer.wrap(HexFormat.of().parseHex(line.strip())));
+            } catch (IllegalArgumentException e) {
+              LOG.log(System.Logger.Level.WARNING, "bad line in " + f + " ignored: " + e.getMessage());
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the NFSv4 client record " + f, e);
+      }
+    }
+    return new ClientStore(f, owners);
+  }
+
+  /** The owners that held state before this start (who may reclaim); empty without a state directory. */
+  public Set<ByteBuffer> loaded() {
+    return loaded;
+  }
+
+  /** A client record got its first state: its owner is written down (if not already). */
+  public synchronized void recordState(ClientRecord client) {
+    ByteBuffer k = ByteBuffer.wrap(client.owner.clone());
+    Long before = current.put(k, client.clientid);
+    if (before == null && !keptFromBefore.contains(k)) {
+      save();
+    }
+  }
+
+  /**
+   * A client record was dropped: its owner is removed unless another record of the same owner holds state now or it
+   * is an owner from before the restart still in its grace period.
+   */
+  public synchronized void forget(ClientRecord client) {
+    ByteBuffer k = ByteBuffer.wrap(client.owner.clone());
+    if (current.remove(k, client.clientid) && !keptFromBefore.contains(k)) {
+      save();
+    }
+  }
+
+  /** The grace period is over: owners from before the restart that hold no state now lose their place. */
+  public synchronized void graceOver() {
+    boolean changed = !current.keySet().containsAll(keptFromBefore);
+    keptFromBefore.clear();
+    if (changed) {
+      save();
+    }
+  }
+
+  /** The owners written now (tests, diagnostics). */
+  public synchronized Set<ByteBuffer> recorded() {
+    Set<ByteBuffer> all = new HashSet<>(keptFromBefore);
+    all.addAll(current.keySet());
+    return all;
+  }
+
+  private void save() {
+    if (file == null) {
+      return;
+    }
+    StringBuilder sb = new StringBuilder(HEADER).append('\n');
+    for (ByteBuffer o : recorded()) {
+      byte[] b = new byte[o.remaining()];
+      o.duplicate().get(b);
+      sb.append(HexFormat.of().formatHex(b)).append('\n');
+    }
+    Path tmp = file.resolveSibling(FILE + ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING)) {
+        ByteBuffer data = StandardCharsets.US_ASCII.encode(sb.toString());
+        while (data.hasRemaining()) {
+          ch.write(data);
+        }
+        ch.force(true); // the record must be on disk before the client is told it holds state
+      }
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      // a lost record only costs a client its reclaim after a restart: serve on, say so
+      LOG.log(System.Logger.Level.WARNING, "cannot write the NFSv4 client record " + file + ": " + e);
+    }
+  }
+}
