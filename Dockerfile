@@ -86,7 +86,8 @@ COPY docker/entrypoint.sh /usr/local/bin/ossgw-entrypoint
 RUN chmod 0755 /usr/local/bin/ossgw-entrypoint \
  && java -version
 
-# 2049 NFS (and MOUNT on the same port), 445 SMB, 8080 health + metrics; 111 only with ossgw.nfs.rpcbind=true
+# 2049 NFS (NFSv4.1 alone needs nothing else; NFSv3's MOUNT and NLM share it), 445 SMB, 8080 health + metrics;
+# 111 (rpcbind, TCP+UDP) only for NFSv3 clients with ossgw.nfs.rpcbind=true
 EXPOSE 2049/tcp 445/tcp 8080/tcp
 # State (inode table, emulator data), write spool (tmpdir option) and the FUSE mount points
 VOLUME ["/var/lib/ossgw", "/var/cache/ossgw"]

@@ -76,11 +76,17 @@ def test_demo_runs_every_command_it_prints(ossgw_built, workdir):
         for cmd in cmds:
             tool = cmd.split()[0]
             if "mount -t nfs" in cmd:
-                # no kernel NFS client here: check the form the demo's server needs (no rpcbind: both ports named)
+                # no kernel NFS client here: check the form the demo's server needs (NFSv4.1: the port; NFSv3 without
+                # rpcbind: both ports named, nolock)
                 assert nfs_port, out
                 port = nfs_port.group(1)
-                assert re.search(r"mount -t nfs -o \S*nfsvers=3\S* 127\.0\.0\.1:/demo /mnt/nfs$", cmd), cmd
                 opts = cmd.split(" -o ")[1].split()[0].split(",")
+                if "vers=4.1" in opts:
+                    assert re.search(r"mount -t nfs -o vers=4\.1,port=\d+ 127\.0\.0\.1:/demo /mnt/nfs$", cmd), cmd
+                    assert f"port={port}" in opts, cmd
+                    ran.append("mount -t nfs vers=4.1 (form checked)")
+                    continue
+                assert re.search(r"mount -t nfs -o \S*nfsvers=3\S* 127\.0\.0\.1:/demo /mnt/nfs$", cmd), cmd
                 assert {"proto=tcp", "mountproto=tcp", f"port={port}", f"mountport={port}", "nolock"} <= set(opts), cmd
                 assert "nfs-common" in out and "rpcbind" in out, out
                 ran.append("mount -t nfs (form checked)")

@@ -103,24 +103,59 @@ sed 's/targetPort: nfs/targetPort: nfs-typo/' "$WORK/render-both.yaml" >"$WORK/b
 check "manifest-check rejects a Service targetPort the pod lacks" fails "$MC" "$WORK/bad-port.yaml"
 
 # NOTES.txt (helm template does not render it): rendered through a copy of the chart, it gives the mount commands.
-notes() {
+notes() { # notes OUT [helm template args...]: NOTES.txt rendered with both.yaml and the args, in $WORK/OUT
+  local out="$WORK/$1"
+  shift
   rm -rf "$WORK/notes-chart" && cp -r helm/ossgw "$WORK/notes-chart" && cp helm/ossgw/templates/NOTES.txt \
     "$WORK/notes-chart/notes.tpl" || return 1
   printf '%s\n' 'apiVersion: v1' 'kind: ConfigMap' 'metadata: {name: notes}' \
     'data: {notes: {{ tpl (.Files.Get "notes.tpl") . | toJson }}}' >"$WORK/notes-chart/templates/zz-notes.yaml"
   "$HELM" template pkg "$WORK/notes-chart" -f helm/examples/both.yaml --kube-version "$KUBE_VERSION" -n storage \
-    --show-only templates/zz-notes.yaml >"$WORK/notes.yaml" || return 1
-  cat "$WORK/notes.yaml"
-  grep -qF 'mount -t nfs -o nfsvers=3,proto=tcp,port=2049,mountport=2049,nolock pkg-ossgw.storage.svc:/shared-bucket' \
-    "$WORK/notes.yaml" && grep -qF 'smbclient //pkg-ossgw.storage.svc/shared -p 445' "$WORK/notes.yaml"
+    --show-only templates/zz-notes.yaml "$@" >"$out" || return 1
+  cat "$out"
 }
-check "NOTES.txt renders the mount commands" notes
+notes_default() {
+  notes notes.yaml || return 1
+  grep -qF 'mount -t nfs pkg-ossgw.storage.svc:/shared-bucket /mnt/shared' "$WORK/notes.yaml" \
+    && grep -qF 'mount -t nfs -o vers=3 pkg-ossgw.storage.svc:/shared-bucket /mnt/shared' "$WORK/notes.yaml" \
+    && grep -qF 'mount -t nfs4 pkg-ossgw.storage.svc:/ /mnt' "$WORK/notes.yaml" \
+    && grep -qF 'smbclient //pkg-ossgw.storage.svc/shared -p 445' "$WORK/notes.yaml"
+}
+check "NOTES.txt renders the mount commands (NFSv4.1 with no options, NFSv3 through rpcbind, SMB)" notes_default
+# Without rpcbind the v3 line names both ports and nolock; on another port the v4.1 line names it; with versions=4.1
+# there is no v3 line at all.
+notes_variants() {
+  notes notes-norpcbind.yaml --set nfs.rpcbind=false --set nfs.port=3049 || return 1
+  grep -qF 'mount -t nfs -o vers=4.1,port=3049 pkg-ossgw.storage.svc:/shared-bucket /mnt/shared' \
+    "$WORK/notes-norpcbind.yaml" || return 1
+  grep -qF 'mount -t nfs -o vers=3,proto=tcp,port=3049,mountport=3049,nolock pkg-ossgw.storage.svc:/shared-bucket' \
+    "$WORK/notes-norpcbind.yaml" || return 1
+  notes notes-v41.yaml --set nfs.rpcbind=false --set nfs.versions=4.1 || return 1
+  grep -qF 'mount -t nfs pkg-ossgw.storage.svc:/shared-bucket /mnt/shared' "$WORK/notes-v41.yaml" \
+    && ! grep -q 'nfs -o vers=3' "$WORK/notes-v41.yaml"
+}
+check "NOTES.txt: v3 without rpcbind, another port, v4.1 only" notes_variants
+# The rendered properties carry the NFS versions, lease and grace; 111 is exposed only with rpcbind.
+nfs_keys() {
+  local out
+  out="$("$HELM" template m helm/ossgw -f helm/examples/nfs-only.yaml --set nfs.versions=4.1 \
+    --set nfs.v4.leaseTime=30s --set nfs.v4.graceTime=45s --kube-version "$KUBE_VERSION")" || return 1
+  grep -q '^    ossgw.nfs.versions=4.1$' <<<"$out" && grep -q '^    ossgw.nfs.v4.lease-time=30s$' <<<"$out" \
+    && grep -q '^    ossgw.nfs.v4.grace-time=45s$' <<<"$out" && ! grep -q 'port: 111' <<<"$out" || return 1
+  "$HELM" template m helm/ossgw -f helm/examples/both.yaml --kube-version "$KUBE_VERSION" | grep -q 'port: 111'
+}
+check "chart: nfs.versions and nfs.v4.* reach ossgw.properties; port 111 only with rpcbind" nfs_keys
 
 # --- 4. values schema
 check "values.schema.json rejects an unknown key" fails "$HELM" lint --strict helm/ossgw --set imagePulPolicy=x \
   --kube-version "$KUBE_VERSION"
 check "values.schema.json rejects a bad squash" fails "$HELM" lint --strict helm/ossgw --set exports.a.bucket=b1 \
   --set exports.a.squash=some --kube-version "$KUBE_VERSION"
+
+check "values.schema.json rejects nfs.versions=4.2" fails "$HELM" lint --strict helm/ossgw --set nfs.versions=4.2 \
+  --kube-version "$KUBE_VERSION"
+check "chart refuses nfs.rpcbind without NFSv3" fails "$HELM" template x helm/ossgw -f helm/examples/both.yaml \
+  --set nfs.versions=4.1 --kube-version "$KUBE_VERSION"
 
 check "chart refuses SMB shares without FUSE" fails "$HELM" template x helm/ossgw -f helm/examples/smb-only.yaml \
   --set fuse.mode=none --kube-version "$KUBE_VERSION"
@@ -220,7 +255,8 @@ EOF
     'ossgw_frontend_written_bytes_total{frontend="nfs"} 300000.0'
     'ossgw_frontend_read_bytes_total{frontend="nfs"} 300000.0'
     'ossgw_frontend_read_bytes_total{frontend="fuse"} 0.0'
-    'ossgw_nfs_operations_total{procedure="mknod"} 0.0')
+    'ossgw_nfs_operations_total{procedure="mknod"} 0.0'
+    'ossgw_nfs4_operations_total{op="sequence"} 0.0')
   if [[ -n "$smb" ]]; then
     want+=('ossgw_frontend_written_bytes_total{frontend="smb"} 200000.0'
       'ossgw_frontend_read_bytes_total{frontend="smb"} 200000.0' 'ossgw_smb_smbd_up 1.0')

@@ -4,7 +4,7 @@
 #      JDK image: the host's Temurin 25 JDK on that base at /opt/java/openjdk (the layout of eclipse-temurin images)
 #   2. podman build of the Dockerfile with BASE_IMAGE/JDK_IMAGE pointing at those and APP=app-prebuilt (the already
 #      built gateway-app/target/quarkus-app; the Maven build stage needs a registry's JDK image and Maven Central)
-#   3. the image: jlink'd runtime (no javac, no jmods), size
+#   3. the image: jlink'd runtime (no javac, no jmods), size, EXPOSE 2049/445/8080 only (no 111)
 #   4. config from a mounted file, the AccessKey from mounted secret files (*_FILE), smbd + FUSE in the container:
 #      /q/health/ready UP for the bucket, the export and the share; nfs-cp/nfs-cat and smbclient round trips from the
 #      host with sha256 checks; /q/metrics counts exactly those bytes; a file written over NFS just before
@@ -14,7 +14,7 @@
 #      its readiness and liveness paths: NFS and SMB round trips, the memory budget and heap inside the limit, stop
 #   6. config from environment variables only (the AccessKey in env too), NFS round trip
 #   7. the quick form `serve BUCKET --nfs` (embedded emulator) on the container's own network: NFS and HTTP listen
-#      on every interface of the container (what published ports need), default ports
+#      on every interface of the container (what published ports need), default ports, NFS versions 3 and 4.1
 #   8. a wrong AccessKey secret: the container exits non-zero and says why
 # The OSS endpoint is the project's emulator on the host (127.0.0.1, auth on); containers use the host network
 # (`--network=host`, binds and ports from the config), so podman changes no sysctl or iptables rule.
@@ -143,8 +143,16 @@ image_runtime() {
     ! command -v mvn && ! command -v gcc
     smbd --version && test -e /usr/lib/x86_64-linux-gnu/libfuse.so.2 && command -v fusermount && command -v tini'
 }
+# EXPOSE: NFS 2049 (v4.1 needs nothing more), SMB 445, HTTP 8080; never rpcbind's 111 (only on request, for NFSv3)
+image_ports() {
+  local ports
+  ports="$(podman image inspect --format '{{range $p, $_ := .Config.ExposedPorts}}{{$p}} {{end}}' "$IMAGE")"
+  echo "exposed: $ports"
+  [[ "$(tr ' ' '\n' <<<"$ports" | sed '/^$/d' | sort | tr '\n' ' ')" == "2049/tcp 445/tcp 8080/tcp " ]]
+}
 if podman image exists "$IMAGE"; then
   check "image: jlink'd Java 25 runtime, smbd, libfuse2, tini; no JDK, no build tools" image_runtime
+  check "image: exposes 2049/tcp, 445/tcp and 8080/tcp only (no rpcbind 111)" image_ports
   IMAGE_BYTES="$(podman image inspect --format '{{.Size}}' "$IMAGE")"
   echo "container: image $IMAGE $((IMAGE_BYTES / 1000000)) MB, built in ${BUILD_SECONDS}s"
 fi
@@ -376,6 +384,8 @@ quick_form() {
   done
   tr -d ' \n' <"$WORK/quick.json"; echo
   grep -q "\"export.$BUCKET\"" "$WORK/quick.json" || return 1
+  # the image's defaults serve NFSv4.1 beside v3 on 2049: `mount -t nfs HOST:/BUCKET /mnt` needs no option
+  grep -q '"nfs.versions": *"3,4.1"' "$WORK/quick.json" || { echo "readiness lacks nfs.versions 3,4.1"; return 1; }
   # listening sockets (state 0A) on port 2049 (hex 0801) and 8080 (1F90): the wildcard address, IPv4 or IPv6
   podman exec "$NAME-quick" cat /proc/net/tcp /proc/net/tcp6 | awk '$4 == "0A" {print $2}' >"$WORK/quick-listen.txt"
   cat "$WORK/quick-listen.txt"

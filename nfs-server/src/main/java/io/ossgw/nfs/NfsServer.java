@@ -32,7 +32,8 @@ import java.util.Objects;
 
 /**
  * An NFSv3 server (RFC 1813) with MOUNT v3 and NLM v4 (byte-range locks, over a {@link LockTable}) on the same TCP
- * port, over one or more {@link Export}s.
+ * port, and NFSv4.1 (RFC 8881) on that port when {@link Builder#nfsV41(boolean)} is on, over one or more
+ * {@link Export}s.
  *
  * <pre>{@code
  * NfsServer nfs = NfsServer.builder()
@@ -45,8 +46,10 @@ import java.util.Objects;
  * nfs.stop();
  * }</pre>
  *
- * NFS v2/v4 and MOUNT v1/v2 calls are answered PROG_MISMATCH(3, 3) so stock clients fall back to v3. With
- * {@link Builder#rpcbind(boolean)} an rpcbind on port 111 of the same address advertises the three programs.
+ * Calls to an NFS version not served are answered PROG_MISMATCH with the lowest and highest served (3-3, 3-4 or
+ * 4-4; RFC 5531 §9), MOUNT v1/v2 calls PROG_MISMATCH(3, 3), so stock clients settle on what is served. With
+ * {@link Builder#nfsV3(boolean) nfsV3(false)} MOUNT and NLM are not served either (PROG_UNAVAIL). With
+ * {@link Builder#rpcbind(boolean)} an rpcbind on port 111 of the same address advertises the programs served.
  *
  * <p>File handles stay valid across restarts when a {@link Builder#stateDir(Path)} is given (the handle table is kept
  * there), and as long as each export keeps its path (or explicit id). The server does not own the exports' file
@@ -70,6 +73,7 @@ public final class NfsServer implements AutoCloseable {
   private ServerState v4state;
   /** The open handles NFSv3 and NFSv4.1 share (so both see one state of a file). */
   private OpenFiles openFiles;
+  private Compound v4compound;
 
   private NfsServer(Builder b) {
     this.b = b;
@@ -117,9 +121,14 @@ public final class NfsServer implements AutoCloseable {
         // the status monitor on the rpcbind port: a rebooted client's SM_NOTIFY (UDP) releases its locks
         rpcbind = new EmbeddedRpcbind(b.bind, b.rpcbindPort,
             List.of(new RpcProgram(Nsm1Program.PROGRAM, Nsm1Program.VERSION, new Nsm1Program(nlm))));
-        rpcbindPort = rpcbind.start(port, new EmbeddedRpcbind.Service(Nfs3.NFS_PROGRAM, Nfs3.VERSION),
+        List<EmbeddedRpcbind.Service> services = new ArrayList<>(List.of(
+            new EmbeddedRpcbind.Service(Nfs3.NFS_PROGRAM, Nfs3.VERSION),
             new EmbeddedRpcbind.Service(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION),
-            new EmbeddedRpcbind.Service(Nlm4.PROGRAM, Nlm4.VERSION));
+            new EmbeddedRpcbind.Service(Nlm4.PROGRAM, Nlm4.VERSION)));
+        if (b.nfsV41) { // as Linux knfsd registers it (a v4 client needs no rpcbind, rpcinfo -p shows it)
+          services.add(new EmbeddedRpcbind.Service(Nfs4.PROGRAM, Nfs4.VERSION));
+        }
+        rpcbindPort = rpcbind.start(port, services.toArray(EmbeddedRpcbind.Service[]::new));
       }
     } catch (RuntimeException e) {
       stop();
@@ -129,14 +138,19 @@ public final class NfsServer implements AutoCloseable {
   }
 
   private List<RpcProgram> programs(Mount3Program mount, Nlm4Program nlm, int maxRecord, WriteVerifier verifier) {
-    List<RpcProgram> list = new ArrayList<>(List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
-        new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount), new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)));
+    // without v3 the v3 objects still exist (stop() uploads through them) but no call reaches them: a v3 call gets
+    // PROG_MISMATCH(4, 4), MOUNT and NLM calls PROG_UNAVAIL
+    List<RpcProgram> list = new ArrayList<>();
+    if (b.nfsV3) {
+      list.addAll(List.of(new RpcProgram(Nfs3.NFS_PROGRAM, Nfs3.VERSION, nfs),
+          new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount), new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)));
+    }
     if (b.nfsV41) {
       v4clients = new ClientTable(b.v4Clock, V4Limits.DEFAULT.withLease(b.v4Lease));
       v4state = new ServerState(v4clients, exports, table, b.locks, openFiles, verifier,
           new Grace(b.v4Clock, b.v4Grace));
-      list.add(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION,
-          new Nfs4Program(new Compound(v4state, "ossgw"), maxRecord)));
+      v4compound = new Compound(v4state, "ossgw");
+      list.add(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION, new Nfs4Program(v4compound, maxRecord)));
     }
     return list;
   }
@@ -146,9 +160,30 @@ public final class NfsServer implements AutoCloseable {
     return v4clients;
   }
 
-  /** The NFSv4.1 server state (open and lock state, grace), or null unless {@link Builder#nfsV41} is on and started. */
+  /**
+   * The NFSv4.1 state shared by every COMPOUND (clients, open and lock stateids), or null unless
+   * {@link Builder#nfsV41} is on and the server started.
+   */
   public ServerState v4State() {
     return v4state;
+  }
+
+  /**
+   * The NFSv4.1 COMPOUND dispatcher (its {@link Compound#count} gives operations per op number, for metrics), or null
+   * unless {@link Builder#nfsV41} is on and the server started.
+   */
+  public Compound v4Compound() {
+    return v4compound;
+  }
+
+  /** True if NFSv3 (with MOUNT v3 and NLM v4) is served ({@link Builder#nfsV3}). */
+  public boolean servesV3() {
+    return b.nfsV3;
+  }
+
+  /** True if NFSv4.1 is served ({@link Builder#nfsV41}). */
+  public boolean servesV41() {
+    return b.nfsV41;
   }
 
   /** The NFS and MOUNT port (after {@link #start()}; the actual one when 0 was asked). */
@@ -228,6 +263,7 @@ public final class NfsServer implements AutoCloseable {
     private int port = 2049;
     private final List<Export> exports = new ArrayList<>();
     private boolean rpcbind;
+    private boolean nfsV3 = true;
     private boolean nfsV41;
     private Duration v4Lease = V4Limits.DEFAULT.lease();
     private Duration v4Grace = V4Limits.DEFAULT.lease();
@@ -281,6 +317,16 @@ public final class NfsServer implements AutoCloseable {
     /** Adds an export (at least one is required; paths and ids must be unique). */
     public Builder export(Export e) {
       this.exports.add(Objects.requireNonNull(e));
+      return this;
+    }
+
+    /**
+     * Serves NFS version 3 (RFC 1813) with MOUNT v3 and NLM v4; default on. Off: a version 3 call gets PROG_MISMATCH
+     * with the versions served (4, 4), MOUNT and NLM calls PROG_UNAVAIL; {@link #nfsV41} must then be on and
+     * {@link #rpcbind} off ({@link #build} refuses otherwise).
+     */
+    public Builder nfsV3(boolean on) {
+      this.nfsV3 = on;
       return this;
     }
 
@@ -415,7 +461,8 @@ public final class NfsServer implements AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException without exports, with duplicate export paths or ids, or with a bad limit
+     * @throws IllegalArgumentException without exports, with duplicate export paths or ids, with a bad limit, with
+     *     neither {@link #nfsV3} nor {@link #nfsV41}, or with {@link #rpcbind} but not {@link #nfsV3}
      */
     public NfsServer build() {
       if (locks == null) {
@@ -429,6 +476,12 @@ public final class NfsServer implements AutoCloseable {
       }
       if (maxConnections < 1 || maxInFlightPerConnection < 1 || maxInFlight < 1 || selectorThreads < 1) {
         throw new IllegalArgumentException("limits must be positive");
+      }
+      if (!nfsV3 && !nfsV41) {
+        throw new IllegalArgumentException("no NFS version to serve: turn on nfsV3 or nfsV41");
+      }
+      if (rpcbind && !nfsV3) { // rpcbind serves v3 clients (MOUNT and NLM lookups); v4.1 clients never ask it
+        throw new IllegalArgumentException("rpcbind needs NFSv3: without it there is nothing for rpcbind to name");
       }
       return new NfsServer(this);
     }

@@ -34,14 +34,15 @@ import picocli.CommandLine.Option;
 /**
  * {@code ossgw demo [--dir DIR]}: the zero-config demo. Starts an embedded OSS emulator storing objects under
  * {@code DIR/data}, seeds bucket {@code demo} with sample objects written through the OSS SDK, mounts it at
- * {@code DIR/mnt}, exports the same engine over NFSv3 as {@code /demo} on 127.0.0.1 (port 2049, or any free port
- * when 2049 is taken; all_squash to the demo's own uid/gid, so every client can use the 0640 seeded files), and, where Samba is installed, shares it over SMB as the guest share {@code \\127.0.0.1\demo}
+ * {@code DIR/mnt}, exports the same engine over NFSv4.1 and NFSv3 as {@code /demo} on 127.0.0.1 (port 2049, or any
+ * free port when 2049 is taken; all_squash to the demo's own uid/gid, so every client can use the 0640 seeded files), and, where Samba is installed, shares it over SMB as the guest share {@code \\127.0.0.1\demo}
  * (port 445, or any free port when 445 is taken); prints what to try, and runs until Ctrl-C; then stops SMB and NFS,
  * unmounts and stops.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Zero-config demo: an embedded OSS emulator with a seeded bucket 'demo', mounted at DIR/mnt and "
-        + "exported over NFSv3 as 127.0.0.1:/demo and, with Samba installed, shared over SMB as \\\\127.0.0.1\\demo.")
+        + "exported over NFSv4.1 and NFSv3 as 127.0.0.1:/demo and, with Samba installed, shared over SMB as "
+        + "\\\\127.0.0.1\\demo.")
 public class DemoCommand implements Callable<Integer> {
   static final String BUCKET = "demo";
 
@@ -55,7 +56,7 @@ public class DemoCommand implements Callable<Integer> {
   int port;
 
   @Option(names = "--nfs-port", paramLabel = "PORT", defaultValue = "2049",
-      description = "the NFS (and MOUNT) port on 127.0.0.1; if it is taken, any free port (default 2049; -1: no NFS)")
+      description = "the NFS port on 127.0.0.1 (v4.1 and v3); if it is taken, any free port (default 2049; -1: no NFS)")
   int nfsPort;
 
   @Option(names = "--smb-port", paramLabel = "PORT", defaultValue = "445",
@@ -161,8 +162,9 @@ public class DemoCommand implements Callable<Integer> {
         .anonUid(ProcessIds.uid()).anonGid(ProcessIds.gid()).build();
     for (int p : nfsPort == 0 ? new int[] {0} : new int[] {nfsPort, 0}) {
       try {
-        return NfsServer.builder().bind("127.0.0.1").port(p).export(export).stateDir(state.resolve("nfs")).build()
-            .start();
+        // both versions, as serve's default ossgw.nfs.versions=3,4.1
+        return NfsServer.builder().bind("127.0.0.1").port(p).nfsV41(true).export(export)
+            .stateDir(state.resolve("nfs")).build().start();
       } catch (java.io.UncheckedIOException e) {
         System.out.println("ossgw demo: NFS port " + p + " is taken (" + e.getCause().getMessage() + "); "
             + "trying another");
@@ -219,14 +221,16 @@ public class DemoCommand implements Callable<Integer> {
 
   private static void printNfs(int port) {
     System.out.println("""
-        The same bucket is exported over NFSv3 (same engine, same cache) as 127.0.0.1:/%2$s, port %1$d; every client
-        acts as the demo's owner (all_squash), so it reads and writes like the mount. With libnfs-utils
+        The same bucket is exported over NFSv4.1 and NFSv3 (same engine, same cache) as 127.0.0.1:/%2$s, port %1$d;
+        every client acts as the demo's owner (all_squash), so it reads and writes like the mount. With libnfs-utils
         (apt-get install libnfs-utils):
           nfs-ls 'nfs://127.0.0.1/%2$s?nfsport=%1$d&mountport=%1$d&version=3'
           nfs-cat 'nfs://127.0.0.1/%2$s/hello.txt?nfsport=%1$d&mountport=%1$d&version=3'
           nfs-cp /etc/hostname 'nfs://127.0.0.1/%2$s/from-nfs.txt?nfsport=%1$d&mountport=%1$d&version=3'
-        With the kernel's NFS client (root; apt-get install nfs-common); the demo runs no rpcbind, so the options name
-        both ports (the short form 'mount -t nfs 127.0.0.1:/%2$s /mnt/nfs' would ask rpcbind on port 111):
+        With the kernel's NFS client (root; apt-get install nfs-common), NFSv4.1 needs only the port (on 2049 not even
+        that: 'mount -t nfs 127.0.0.1:/%2$s /mnt/nfs'):
+          mkdir -p /mnt/nfs && mount -t nfs -o vers=4.1,port=%1$d 127.0.0.1:/%2$s /mnt/nfs
+        or NFSv3: the demo runs no rpcbind, so the options name both ports, and nolock (locks stay local):
           mkdir -p /mnt/nfs && mount -t nfs -o %3$s 127.0.0.1:/%2$s /mnt/nfs
         """.formatted(port, BUCKET, nfsMountOptions(port)));
     System.out.flush();

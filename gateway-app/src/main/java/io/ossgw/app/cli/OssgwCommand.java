@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
     name = "ossgw",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Alibaba Cloud OSS buckets as a local file system (FUSE mount), an NFSv3 export and an SMB2/3 share "
-        + "(Samba).",
+    description = "Alibaba Cloud OSS buckets as a local file system (FUSE mount), an NFS export (NFSv4.1 and v3) and "
+        + "an SMB2/3 share (Samba).",
     subcommands = {MountCommand.class, UmountCommand.class, ServeCommand.class, DemoCommand.class, EmulatorCommand.class},
     footer = {"", "Examples:",
         "  ossgw demo                      zero-config demo: an embedded emulator, mounted",

@@ -16,7 +16,9 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code --nfs}: {@code ossgw.exports.<bucket>.bucket} and {@code .prefix}, exported as {@code /BUCKET} or
- *       {@code /BUCKET/PREFIX}; {@code --nfs-port} and {@code --nfs-bind}: {@code ossgw.nfs.port} and
+ *       {@code /BUCKET/PREFIX} over the default {@code ossgw.nfs.versions} (NFSv4.1 and NFSv3 on port 2049, no
+ *       rpcbind: {@code mount -t nfs HOST:/BUCKET /mnt} negotiates 4.1; a v3 client passes
+ *       {@code vers=3,port=2049,mountport=2049,nolock}); {@code --nfs-port} and {@code --nfs-bind}: {@code ossgw.nfs.port} and
  *       {@code ossgw.nfs.bind} (default here {@value #LOOPBACK}, see {@link #defaults}); {@code --nfs-clients
  *       CIDR[,CIDR]}: {@code ossgw.exports.<bucket>.clients} (default {@code *}).
  *   <li>{@code --http-bind ADDR} (also without BUCKET): {@code quarkus.http.host}, where health and metrics listen

@@ -43,11 +43,13 @@ public class ServeCommand implements Callable<Integer> {
       description = "quick form: serve this bucket (or sub-path) without a config file; needs --nfs and/or --smb")
   String source;
 
-  @Option(names = "--nfs", description = "quick form: export BUCKET over NFSv3 as /BUCKET (or /BUCKET/PREFIX)")
+  @Option(names = "--nfs", description = "quick form: export BUCKET as /BUCKET (or /BUCKET/PREFIX) over NFSv4.1 and "
+      + "NFSv3 on one port (ossgw.nfs.versions); clients: mount -t nfs HOST:/BUCKET /mnt")
   boolean nfs;
 
   @Option(names = "--nfs-port", paramLabel = "PORT",
-      description = "NFS and MOUNT TCP port (ossgw.nfs.port; default 2049; 0 = any free port)")
+      description = "NFS TCP port of both versions (ossgw.nfs.port; default 2049, where NFSv4.1 clients need no "
+          + "option; 0 = any free port)")
   Integer nfsPort;
 
   @Option(names = "--nfs-bind", paramLabel = "ADDR",

@@ -18,8 +18,9 @@ import java.util.Optional;
  * ossgw.exports.data.options.stat_cache_expire=60
  * </pre>
  *
- * Clients then run {@code mount -t nfs -o nfsvers=3,proto=tcp,port=2049,mountport=2049,nolock
- * gateway:/my-bucket/datasets /mnt}.
+ * Clients then run {@code mount -t nfs gateway:/my-bucket/datasets /mnt} (NFSv4.1 on port 2049), or for NFSv3
+ * {@code mount -t nfs -o vers=3,proto=tcp,port=2049,mountport=2049,nolock gateway:/my-bucket/datasets /mnt}. The
+ * same settings (clients, squash, read-only) apply to both versions.
  */
 @ConfigMapping(prefix = "ossgw.exports")
 public interface ExportsConfig {

@@ -3,10 +3,12 @@ package io.ossgw.app.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 
 /**
- * {@code ossgw.nfs.*}: the NFSv3 + MOUNT v3 server (RFC 1813) that {@code serve} runs when at least one
- * {@code ossgw.exports.<name>} is configured. NFS and MOUNT share one TCP port.
+ * {@code ossgw.nfs.*}: the NFS server that {@code serve} runs when at least one {@code ossgw.exports.<name>} is
+ * configured: NFSv3 with MOUNT v3 and NLM v4 (RFC 1813) and NFSv4.1 (RFC 8881), all on one TCP port. Values are
+ * checked when {@code serve} starts ({@code io.ossgw.app.serve.NfsFrontEnd#problems}).
  */
 @ConfigMapping(prefix = "ossgw.nfs")
 public interface NfsConfig {
@@ -14,16 +16,52 @@ public interface NfsConfig {
   @WithDefault("0.0.0.0")
   String bind();
 
-  /** {@code ossgw.nfs.port}: the TCP port of NFS and MOUNT; 0 = any free port. Default 2049. */
+  /**
+   * {@code ossgw.nfs.port}: the TCP port of every NFS version served (and of MOUNT and NLM with version 3); 0 = any
+   * free port. Default 2049, the port NFSv4 clients use without being told.
+   */
   @WithDefault("2049")
   int port();
 
   /**
-   * {@code ossgw.nfs.rpcbind}: also answer rpcbind/portmap (port 111 of the same address) for clients that ask it
-   * where NFS and MOUNT are. Default {@code false}: clients pass {@code port=2049,mountport=2049}.
+   * {@code ossgw.nfs.versions}: the NFS versions served, comma-separated, in any combination: {@code 3} (NFSv3 with
+   * MOUNT v3 and NLM v4 locks, RFC 1813) and {@code 4.1} (NFSv4.1, RFC 8881: locks in the protocol, one port, no
+   * rpcbind). Default {@code 3,4.1}. Anything else (4.0, 4.2, 4) is refused at start-up; a client asking for a version
+   * not served gets PROG_MISMATCH (or NFS4ERR_MINOR_VERS_MISMATCH for 4.0/4.2) and settles on one that is.
+   */
+  @WithDefault("3,4.1")
+  List<String> versions();
+
+  /**
+   * {@code ossgw.nfs.rpcbind}: also answer rpcbind/portmap (port 111 of the same address) for NFSv3 clients that ask
+   * it where NFS, MOUNT and NLM are. Default {@code false}: v3 clients pass {@code port=2049,mountport=2049} (and
+   * {@code nolock}, as their lockd finds NLM only through rpcbind); v4.1 clients never need it. Needs version 3 in
+   * {@code ossgw.nfs.versions}.
    */
   @WithDefault("false")
   boolean rpcbind();
+
+  /** {@code ossgw.nfs.v4.*}: NFSv4.1 settings (used when {@code ossgw.nfs.versions} has 4.1). */
+  V4 v4();
+
+  /** {@code ossgw.nfs.v4.*}. */
+  interface V4 {
+    /**
+     * {@code ossgw.nfs.v4.lease-time}: the NFSv4.1 lease (RFC 8881 §8.3, attribute lease_time): a client that sends
+     * nothing for this long loses its opens and locks. Default 90s, as Linux knfsd; whole seconds, 1s to 1h.
+     */
+    @WithDefault("90s")
+    Duration leaseTime();
+
+    /**
+     * {@code ossgw.nfs.v4.grace-time}: the longest grace period after a restart (RFC 8881 §8.4.2), in which clients
+     * known from before reclaim their opens and locks and new ones wait (NFS4ERR_GRACE); it ends earlier when every
+     * such client has sent RECLAIM_COMPLETE, and is skipped when none is known. Default 90s; 0s to 1h (0: no grace,
+     * so state held before a restart cannot be reclaimed). Keep it at least the lease time.
+     */
+    @WithDefault("90s")
+    Duration graceTime();
+  }
 
   /**
    * {@code ossgw.nfs.open-idle-timeout}: NFSv3 has no close; a file written by a client and idle this long is

@@ -11,10 +11,12 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * {@code /q/health/ready}: UP when the gateway has started (the NFS server listening, if exports are configured),
+ * {@code /q/health/ready}: UP when the gateway has started (the NFS server listening, with every version of
+ * {@code ossgw.nfs.versions} registered, if exports are configured),
  * every configured mount is still mounted, smbd runs and every SMB share is mounted (if shares are configured), and
  * OSS answers for every engine ({@link OssProbe}). Data: {@code mount.<name>} = mount point or "NOT MOUNTED",
- * {@code export.<name>} = its path, {@code nfs.port}, {@code smb} = "smbd listening on ADDR:PORT" or what is wrong,
+ * {@code export.<name>} = its path, {@code nfs.port}, {@code nfs.versions} = the NFS versions the running server
+ * registered ("3,4.1", "3" or "4.1"), {@code smb} = "smbd listening on ADDR:PORT" or what is wrong,
  * {@code share.<name>} = its mount point, {@code oss.<bucket>} = "reachable" or the error.
  */
 @Readiness
@@ -45,6 +47,8 @@ public class GatewayReadiness implements HealthCheck {
       b.withData("export." + x.name(), x.path());
     }
     gateway.nfsPort().ifPresent(port -> b.withData("nfs.port", port));
+    gateway.nfsServer().ifPresent(nfs -> b.withData("nfs.versions",
+        nfs.servesV3() && nfs.servesV41() ? "3,4.1" : nfs.servesV3() ? "3" : "4.1"));
     var smb = gateway.smb().orElse(null);
     if (smb != null) {
       boolean smbUp = smb.isRunning(); // smbd alive and every share still mounted

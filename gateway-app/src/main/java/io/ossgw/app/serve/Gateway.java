@@ -90,6 +90,7 @@ public class Gateway {
     if (nfsConfig.openIdleTimeout().compareTo(Duration.ofSeconds(1)) < 0) {
       problems.add("ossgw.nfs.open-idle-timeout must be at least 1s, got " + nfsConfig.openIdleTimeout());
     }
+    problems.addAll(NfsFrontEnd.problems(nfsConfig));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -244,6 +245,11 @@ public class Gateway {
   /** The NFS server's call counters while it runs (metrics). */
   public synchronized Optional<io.ossgw.nfs.v3.Nfs3Stats> nfsStats() {
     return Optional.ofNullable(nfs).map(n -> n.server().stats());
+  }
+
+  /** The NFS server while it runs (metrics of NFSv4.1: operations, clients, sessions, state; readiness). */
+  public synchronized Optional<io.ossgw.nfs.NfsServer> nfsServer() {
+    return Optional.ofNullable(nfs).map(NfsFrontEnd::server);
   }
 
   /** The NFS port while the NFS server runs. */

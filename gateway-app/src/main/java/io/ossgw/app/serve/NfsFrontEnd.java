@@ -8,15 +8,19 @@ import io.ossgw.nfs.export.Export;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * The NFS side of {@code serve}: one {@link NfsServer} (NFSv3 and MOUNT v3 on one TCP port, RFC 1813) over the
- * planned exports, each backed by the engine it shares with the other front ends. Its handle table lives in
- * {@code <state-dir>/nfs}, so file handles survive a restart. An export open to every client on an address other
- * than loopback is named in a WARN at start-up.
+ * The NFS side of {@code serve}: one {@link NfsServer} over the planned exports, serving the versions of
+ * {@code ossgw.nfs.versions} on one TCP port (NFSv3 with MOUNT v3 and NLM v4, RFC 1813; NFSv4.1, RFC 8881), each
+ * export backed by the engine it shares with the other front ends. Its handle table lives in {@code <state-dir>/nfs},
+ * so file handles survive a restart (in both versions: they are the same handles). At start-up each export is logged
+ * with the mount command of each version, and one open to every client on an address other than loopback is named in
+ * a WARN.
  */
 final class NfsFrontEnd implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(NfsFrontEnd.class);
@@ -29,15 +33,51 @@ final class NfsFrontEnd implements AutoCloseable {
     this.exports = exports;
   }
 
+  /** The longest lease and grace period accepted (Linux knfsd's bound). */
+  static final Duration MAX_V4_TIME = Duration.ofHours(1);
+
   /**
-   * Builds and starts the server.
+   * What is wrong with the NFS settings that is not about ports or exports, one message per problem naming the key:
+   * {@code ossgw.nfs.versions} (only 3 and 4.1), {@code ossgw.nfs.rpcbind} without version 3,
+   * {@code ossgw.nfs.v4.lease-time} (whole seconds, 1s to 1h) and {@code ossgw.nfs.v4.grace-time} (0s to 1h).
+   *
+   * @return the problems; empty when the settings are good
+   */
+  static List<String> problems(NfsConfig cfg) {
+    List<String> problems = new ArrayList<>();
+    NfsVersions versions = null;
+    try {
+      versions = NfsVersions.parse(cfg.versions());
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
+    if (versions != null && !versions.v3() && cfg.rpcbind()) {
+      problems.add("ossgw.nfs.rpcbind=true needs version 3 in ossgw.nfs.versions (got " + versions + "): rpcbind "
+          + "only tells NFSv3 clients where MOUNT and NLM are; NFSv4.1 clients need only the NFS port");
+    }
+    Duration lease = cfg.v4().leaseTime();
+    if (lease.compareTo(Duration.ofSeconds(1)) < 0 || lease.compareTo(MAX_V4_TIME) > 0 || lease.getNano() != 0) {
+      problems.add("ossgw.nfs.v4.lease-time must be whole seconds from 1s to 1h (clients get it in seconds), got "
+          + lease);
+    }
+    Duration grace = cfg.v4().graceTime();
+    if (grace.isNegative() || grace.compareTo(MAX_V4_TIME) > 0) {
+      problems.add("ossgw.nfs.v4.grace-time must be from 0s to 1h, got " + grace);
+    }
+    return problems;
+  }
+
+  /**
+   * Builds and starts the server (the settings passed {@link #problems}).
    *
    * @param engineOf the engine of an export (created on first use, shared by every front end)
    * @throws RuntimeException with a user-facing message when the port cannot be bound or the handle table opened
    */
   static NfsFrontEnd start(NfsConfig cfg, List<ExportPlanner.PlannedExport> exports, Path stateDir,
       Function<ExportPlanner.PlannedExport, Engine> engineOf) {
+    NfsVersions versions = NfsVersions.parse(cfg.versions());
     NfsServer.Builder b = NfsServer.builder().bind(cfg.bind()).port(cfg.port()).rpcbind(cfg.rpcbind())
+        .nfsV3(versions.v3()).nfsV41(versions.v41()).v4Lease(cfg.v4().leaseTime()).v4Grace(cfg.v4().graceTime())
         .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout())
         .maxConnections(cfg.maxConnections()).idleTimeout(cfg.idleTimeout()).recordTimeout(cfg.recordTimeout())
         .stallTimeout(cfg.stallTimeout()).maxInFlightPerConnection(cfg.maxInFlightPerConnection())
@@ -57,9 +97,9 @@ final class NfsFrontEnd implements AutoCloseable {
           + e.getCause().getMessage() + "); set ossgw.nfs.port (or --nfs-port) to a free port", e);
     }
     for (ExportPlanner.PlannedExport p : exports) {
-      LOG.infof("NFS export '%s': %s (bucket %s) on %s:%d; mount -t nfs -o nfsvers=3,proto=tcp,port=%d,mountport=%d,"
-          + "nolock HOST:%s /mnt", p.name(), p.path(), p.engine().bucket(), cfg.bind(), server.port(), server.port(),
-          server.port(), p.path());
+      LOG.infof("NFS export '%s': %s (bucket %s) on %s:%d, NFS %s; %s", p.name(), p.path(), p.engine().bucket(),
+          cfg.bind(), server.port(), versions, String.join("; ", mountCommands(versions, server.port(), cfg.rpcbind(),
+              p.path())));
       if (openToEveryone(p.settings().clients()) && !isLoopback(cfg.bind())) {
         LOG.warnf("NFS export '%s' (%s) is open to every client (clients=*) that reaches %s:%d; restrict it with "
             + "ossgw.exports.%s.clients=CIDR (quick form: --nfs-clients CIDR) or listen on 127.0.0.1 (--nfs-bind)",
@@ -67,6 +107,28 @@ final class NfsFrontEnd implements AutoCloseable {
       }
     }
     return new NfsFrontEnd(server, exports);
+  }
+
+  /**
+   * The Linux mount commands for an export, one per version served (HOST stands for the gateway's address): NFSv4.1
+   * on port 2049 needs no option at all ({@code mount -t nfs HOST:/bucket /mnt} negotiates 4.1), on another port
+   * {@code vers=4.1,port=P}; NFSv3 needs {@code vers=3} plus, without rpcbind, both ports and {@code nolock}.
+   *
+   * @param port the bound NFS port
+   * @param path the export path, e.g. {@code /bucket}
+   */
+  static List<String> mountCommands(NfsVersions versions, int port, boolean rpcbind, String path) {
+    List<String> out = new ArrayList<>();
+    if (versions.v41()) {
+      out.add("mount -t nfs " + (port == 2049 ? "" : "-o vers=4.1,port=" + port + " ") + "HOST:" + path + " /mnt");
+    }
+    if (versions.v3()) {
+      // with rpcbind the client looks every port up (NLM too, so locks work); without, it must be told both ports,
+      // and nolock: its lockd finds NLM only through rpcbind
+      out.add("mount -t nfs -o " + (rpcbind ? "vers=3" : "vers=3,proto=tcp,port=" + port + ",mountport=" + port
+          + ",nolock") + " HOST:" + path + " /mnt");
+    }
+    return out;
   }
 
   /** True if the client list lets every address in ("*", 0.0.0.0/0, ::/0). */
@@ -93,7 +155,7 @@ final class NfsFrontEnd implements AutoCloseable {
     return exports;
   }
 
-  /** The server, for metrics (procedure counts) and health. */
+  /** The server, for metrics (procedure and operation counts, v4 state) and health. */
   NfsServer server() {
     return server;
   }
