@@ -20,7 +20,9 @@ import io.ossgw.nfs.v4.Compound;
 import io.ossgw.nfs.v4.Nfs4Program;
 import io.ossgw.nfs.v4.ServerState;
 import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.ClientStore;
 import io.ossgw.nfs.v4.state.Grace;
+import io.ossgw.nfs.v4.state.Reaper;
 import io.ossgw.nfs.v4.state.V4Limits;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.xdr.Nfs3;
@@ -71,6 +73,10 @@ public final class NfsServer implements AutoCloseable {
   private int rpcbindPort;
   private ClientTable v4clients;
   private ServerState v4state;
+  /** Frees expired NFSv4.1 clients' state (null without v4.1). */
+  private Reaper v4reaper;
+  /** How often expired NFSv4.1 leases are looked for (a lease is tens of seconds). */
+  private static final Duration REAP_INTERVAL = Duration.ofSeconds(1);
   /** The open handles NFSv3 and NFSv4.1 share (so both see one state of a file). */
   private OpenFiles openFiles;
   private Compound v4compound;
@@ -147,8 +153,12 @@ public final class NfsServer implements AutoCloseable {
     }
     if (b.nfsV41) {
       v4clients = new ClientTable(b.v4Clock, V4Limits.DEFAULT.withLease(b.v4Lease));
-      v4state = new ServerState(v4clients, exports, table, b.locks, openFiles, verifier,
-          new Grace(b.v4Clock, b.v4Grace));
+      // who held state before this start may reclaim it, in a grace period only if someone may (RFC 8881 §8.4.2)
+      ClientStore known = ClientStore.open(b.stateDir);
+      Grace grace = new Grace(b.v4Clock, b.v4Grace, known.loaded(), known::graceOver);
+      v4state = new ServerState(v4clients, exports, table, b.locks, openFiles, verifier, grace);
+      v4state.recordClients(known);
+      v4reaper = Reaper.start(v4clients, grace, REAP_INTERVAL);
       v4compound = new Compound(v4state, "ossgw");
       list.add(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION, new Nfs4Program(v4compound, maxRecord)));
     }
@@ -230,6 +240,10 @@ public final class NfsServer implements AutoCloseable {
    * uploaded, and the handle table is closed. The exports' file systems stay open. Idempotent.
    */
   public synchronized void stop() {
+    if (v4reaper != null) {
+      v4reaper.close();
+      v4reaper = null;
+    }
     if (rpcbind != null) {
       rpcbind.stop();
       rpcbind = null;
@@ -351,7 +365,9 @@ public final class NfsServer implements AutoCloseable {
 
     /**
      * The longest NFSv4.1 grace period after a restart (RFC 8881 §8.4.2), ended earlier when every client known from
-     * before has sent RECLAIM_COMPLETE; default 90 s (the lease).
+     * before has sent RECLAIM_COMPLETE; default 90 s (the lease). There is a grace period only when the client record
+     * in the {@link #stateDir} names clients that held state before the restart: not at a first start, not without
+     * a state directory.
      */
     public Builder v4Grace(Duration d) {
       this.v4Grace = nonNegative(d);
@@ -377,8 +393,10 @@ public final class NfsServer implements AutoCloseable {
     }
 
     /**
-     * Where the handle table ({@code nfs-handles.mv}) lives; without one, handles do not survive a restart. May be the
-     * engine's {@code state_dir}.
+     * Where the handle table ({@code nfs-handles.mv}) and the NFSv4.1 client record ({@code nfs4-clients}: the
+     * clients holding open or lock state, who may reclaim it after a restart) live; without one, handles do not
+     * survive a restart and NFSv4.1 clients cannot reclaim (no grace period: their opens and locks are lost with the
+     * server). May be the engine's {@code state_dir}.
      */
     public Builder stateDir(Path dir) {
       this.stateDir = dir;

@@ -36,6 +36,8 @@ final class NfsGateway implements AutoCloseable {
   /** How long a blocking NLM LOCK waits on the server. */
   private java.time.Duration lockWait = java.time.Duration.ofSeconds(4);
   private io.ossgw.core.lock.LockTable locks;
+  /** More NFS server settings (e.g. NFSv4.1 on a test clock), applied at every (re)start. */
+  private java.util.function.Consumer<NfsServer.Builder> serverOptions = b -> {};
   Engine engine;
   NfsServer server;
   private int port;
@@ -81,6 +83,14 @@ final class NfsGateway implements AutoCloseable {
     return g;
   }
 
+  /** One export of the whole bucket, the NFS server built with {@code options} too (restarted with them). */
+  static NfsGateway withServer(Path stateDir, java.util.function.Consumer<NfsServer.Builder> options) {
+    NfsGateway g = simple(stateDir);
+    g.serverOptions = options;
+    g.restart();
+    return g;
+  }
+
   /** One export "/nfs-test" of the whole bucket with the defaults. */
   static NfsGateway simple(Path stateDir, String... options) {
     return new NfsGateway(stateDir, null, e -> List.of(Export.builder("/" + BUCKET, e.fileSystem()).build()), options);
@@ -100,6 +110,7 @@ final class NfsGateway implements AutoCloseable {
       b.locks(locks);
     }
     exports.apply(engine).forEach(b::export);
+    serverOptions.accept(b);
     server = b.build().start();
     this.port = server.port();
   }

@@ -2,6 +2,7 @@ package io.ossgw.nfs.v4;
 
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.fs.OpenFiles;
+import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.state.OpenState;
 import io.ossgw.nfs.v4.xdr.CLOSE4args;
 import io.ossgw.nfs.v4.xdr.Nfs4;
@@ -16,7 +17,9 @@ import io.ossgw.nfs.xdr.XdrType;
  * upload (giving up changes the write verifier); a client that needs the bytes durable COMMITs first, as Linux does
  * on close(2). Replies with the invalid special stateid (§18.2.4) and makes it the current stateid.
  *
- * <p>Errors: NFS4ERR_BAD_STATEID (a lock or special stateid, another client's, another file's), NFS4ERR_OLD_STATEID.
+ * <p>Errors: NFS4ERR_BAD_STATEID (a lock or special stateid, another client's, another file's), NFS4ERR_OLD_STATEID,
+ * NFS4ERR_LOCKS_HELD while a lock owner holds byte-range locks through the open ({@link LockState#held}); a CLOSE
+ * frees the open's lock stateids with it.
  */
 final class CloseOp implements Operation<CLOSE4args> {
   private static final System.Logger LOG = System.getLogger(CloseOp.class.getName());
@@ -35,7 +38,10 @@ final class CloseOp implements Operation<CLOSE4args> {
   public XdrType run(CompoundContext ctx, CLOSE4args a) {
     V4Target t = ctx.current();
     OpenState o = OpenStates.open(ctx, a.openStateid(), t);
-    // NFS4ERR_LOCKS_HELD (§18.2.3) is checked here once lock state exists
+    if (LockState.held(ctx.server, o)) { // §18.2.3: the client unlocks first
+      throw new Nfs4Exception(Nfs4.NFS4ERR_LOCKS_HELD, o + " has byte-range locks");
+    }
+    LockState.closed(ctx.server, o); // the open's lock stateids go with it
     OpenFiles.Pin pin = ctx.server.opens.close(o);
     if (pin != null) {
       try {

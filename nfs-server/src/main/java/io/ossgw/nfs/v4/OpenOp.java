@@ -103,10 +103,7 @@ final class OpenOp implements Operation<OPEN4args> {
       }
       case Nfs4.CLAIM_PREVIOUS -> {
         noCreate(create);
-        ctx.server.grace.checkReclaim();
-        if (client.reclaimCompleteSent()) {
-          throw new Nfs4Exception(Nfs4.NFS4ERR_NO_GRACE, client + " sent RECLAIM_COMPLETE");
-        }
+        ctx.server.grace.checkReclaim(client); // NO_GRACE, or RECLAIM_BAD for a client unknown before the restart
         yield current(ctx);
       }
       case Nfs4.CLAIM_DELEGATE_CUR, Nfs4.CLAIM_DELEG_CUR_FH ->

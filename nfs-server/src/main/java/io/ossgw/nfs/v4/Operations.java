@@ -26,6 +26,7 @@ final class Operations {
     // open state and data
     ops.addAll(List.of(new OpenOp(), new OpenDowngradeOp(), new CloseOp(), new ReadOp(), new WriteOp(), new CommitOp()));
     // byte-range locks and stateid housekeeping
+    ops.addAll(List.of(new LockOp(), new LocktOp(), new LockuOp(), new TestStateidOp(), new FreeStateidOp()));
     return ops;
   }
 }

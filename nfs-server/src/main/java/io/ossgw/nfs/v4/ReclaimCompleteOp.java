@@ -7,8 +7,10 @@ import io.ossgw.nfs.xdr.XdrType;
 
 /**
  * RECLAIM_COMPLETE (RFC 8881 §18.51): the client has reclaimed what it held before a server restart. The whole-client
- * form is recorded (a second one is NFS4ERR_COMPLETE_ALREADY); the one-file-system form is accepted as is since every
- * export is reclaimed together. The grace period that uses this comes with OPEN/LOCK reclaim.
+ * form is recorded (a second one is NFS4ERR_COMPLETE_ALREADY; later reclaims of the client are NFS4ERR_NO_GRACE) and
+ * ends the grace period early once every client known from before the restart has sent it ({@link
+ * io.ossgw.nfs.v4.state.Grace#reclaimComplete}); the one-file-system form is accepted as is since every export is
+ * reclaimed together.
  */
 final class ReclaimCompleteOp implements Operation<RECLAIM_COMPLETE4args> {
   @Override
@@ -25,6 +27,7 @@ final class ReclaimCompleteOp implements Operation<RECLAIM_COMPLETE4args> {
   public XdrType run(CompoundContext ctx, RECLAIM_COMPLETE4args a) {
     if (!a.oneFs()) {
       ctx.clients.reclaimComplete(ctx.session.client());
+      ctx.server.grace.reclaimComplete(ctx.session.client());
     }
     return null;
   }

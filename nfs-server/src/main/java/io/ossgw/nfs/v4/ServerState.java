@@ -7,6 +7,8 @@ import io.ossgw.nfs.fs.DirCursors;
 import io.ossgw.nfs.fs.OpenFiles;
 import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.nfs.handle.FileHandles;
+import io.ossgw.nfs.v4.state.ClientRecord;
+import io.ossgw.nfs.v4.state.ClientStore;
 import io.ossgw.nfs.v4.state.ClientTable;
 import io.ossgw.nfs.v4.state.Grace;
 import io.ossgw.nfs.v4.state.Opens;
@@ -41,6 +43,8 @@ public final class ServerState {
   final Grace grace;
   /** The opens of every client by file: share reservations, one open state per (open owner, file). */
   final Opens opens;
+  /** The lock states (one per lock owner and file) by owner and file; their locks are in {@link #locks}. */
+  final LockStates lockStates = new LockStates();
 
   /**
    * @param clients the v4.1 client and session state
@@ -70,6 +74,8 @@ public final class ServerState {
     this.opens = new Opens(states);
     // a client dropped (lease expired, DESTROY_CLIENTID, a new boot of it) closes its files: what they hold uploads
     clients.onRemove(opens::closeClient);
+    // ... and releases its byte-range locks (other clients, NLM ones too, may then take them)
+    clients.onRemove(this::releaseLocks);
     this.clients = clients;
     this.exports = exports;
     this.table = table;
@@ -77,6 +83,30 @@ public final class ServerState {
     this.locks = locks;
     this.fhs = exports == null ? null : new V4Handles(exports, table, handles);
     this.attrs = fhs == null ? null : new Fattr4(fhs, clients.limits().lease());
+  }
+
+  /**
+   * Keeps the client record ({@link ClientStore}) up to date: a client is written down when it first gets open or
+   * lock state and removed when it is dropped, so that after a restart it may reclaim in the grace period.
+   */
+  public void recordClients(ClientStore store) {
+    states.onFirstState(store::recordState);
+    clients.onRemove(store::forget);
+  }
+
+  /** A dropped client's lock states go, and its locks leave the lock table. */
+  private void releaseLocks(ClientRecord client) {
+    for (LockState l : lockStates.removeClient(client)) {
+      states.remove(l);
+    }
+    if (locks != null) {
+      locks.releaseClient(LockState.clientName(client));
+    }
+  }
+
+  /** Lock states held now (metrics: one per lock owner and file). */
+  public int lockStateCount() {
+    return lockStates.size();
   }
 
   /** Filehandles and the pseudo file system; null only without exports (tests of the session machinery). */
