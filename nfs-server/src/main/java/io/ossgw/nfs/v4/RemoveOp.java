@@ -48,6 +48,7 @@ final class RemoveOp implements Operation<REMOVE4args> {
       throw V4Status.error(e);
     }
     ctx.server.table.removed(t.export().id(), path);
+    ctx.server.open.removed(t.export(), path); // as v3 REMOVE: the shared open handle of the name goes too
     return new REMOVE4resok(d.cinfo());
   }
 }

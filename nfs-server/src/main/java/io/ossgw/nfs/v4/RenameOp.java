@@ -67,6 +67,7 @@ final class RenameOp implements Operation<RENAME4args> {
           e.getMessage());
     }
     ctx.server.table.renamed(from.export().id(), fromPath, toPath);
+    ctx.server.open.renamed(from.export(), fromPath, toPath); // as v3 RENAME: shared open handles follow the name
     return new RENAME4resok(src.cinfo(), dst.cinfo());
   }
 
