@@ -61,6 +61,7 @@ wait_until 120 '[ "$(stat -c %s /mnt/a/long 2>/dev/null || echo 0)" -gt $((DD_MB
 restart 1 &
 R=$!
 wait $D
+echo "DD_END $(now_ms)"
 echo "DD_MS $(( $(now_ms) - t0 ))"
 wait $R || fail "restart 1"
 expect_eq "dd's exit status across the restart" 0 "$(cat /tmp/dd.rc)"
@@ -108,7 +109,8 @@ def test_restart_during_a_long_write_and_a_held_lock(gateway, guest, new_bucket,
     _, bucket = new_bucket
     # engine stat cache of 1 s so the guest sees the host's markers; a grace period short enough for CI (it ends
     # earlier when the one client sends RECLAIM_COMPLETE)
-    props = {"ossgw.exports.vm.options.stat_cache_expire": "1", "ossgw.nfs.v4.grace-time": "30s"}
+    props = {"ossgw.exports.vm.options.stat_cache_expire": "1", "ossgw.nfs.v4.grace-time": "30s",
+             "ossgw.nfs.v4.lease-time": "30s"}
     gw = gateway(props)
     port = gw.nfs_port
     pl, wr = workdir / "locks.pl", workdir / "writer.py"
@@ -142,6 +144,11 @@ def test_restart_during_a_long_write_and_a_held_lock(gateway, guest, new_bucket,
             marks[p[0]] = int(p[1])
     log(f"gateway restarts (stop + ready) {restarts} s; guest: {marks}")
     assert len(restarts) == 2
+    # the first restart happened while dd was writing: dd ended after the guest saw the restarted gateway
+    ends = {p[0] + p[1]: int(p[2]) for p in (ln.split() for ln in out.splitlines()) if len(p) == 3
+            and p[0] in ("RESTART_ASKED", "RESTART_SEEN")}
+    dd_end = int(next(ln.split()[1] for ln in out.splitlines() if ln.startswith("DD_END ")))
+    assert dd_end > ends["RESTART_SEEN1"], out
     want = next(line.split()[1] for line in out.splitlines() if line.startswith("SUM "))
     assert hashlib.sha256(bucket.get_object("long").read()).hexdigest() == want
     assert bucket.get_object("open-across").read() == b"before\nafter\n"
