@@ -25,8 +25,9 @@ import org.dcache.oncrpc4j.rpc.net.IpProtocolType;
  * written here by hand from RFC 8881 §18.16.1 and §18.2.1.
  */
 final class Nfs4LockClient implements AutoCloseable {
-  private final OncRpcClient rpc;
-  private final RpcTransport transport;
+  private final int port;
+  private OncRpcClient rpc;
+  private RpcTransport transport;
   private final RpcAuth auth = new RpcAuthTypeUnix(0, 0, new int[0], 0, "v4-lock-test");
   final String owner;
   long clientid;
@@ -36,12 +37,24 @@ final class Nfs4LockClient implements AutoCloseable {
   /** Connects and sets up a client id (owner {@code owner}, verifier 1) and a session. */
   Nfs4LockClient(int port, String owner) {
     this.owner = owner;
+    this.port = port;
+    connect();
+    establish();
+  }
+
+  private void connect() {
     rpc = new OncRpcClient(InetAddress.getLoopbackAddress(), IpProtocolType.TCP, port);
     try {
       transport = rpc.connect(10, TimeUnit.SECONDS);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** After a server restart: a new connection, client id and session (the same owner and verifier). */
+  void reconnect() {
+    close();
+    connect();
     establish();
   }
 

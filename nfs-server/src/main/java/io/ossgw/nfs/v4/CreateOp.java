@@ -1,6 +1,5 @@
 package io.ossgw.nfs.v4;
 
-import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileType;
 import io.ossgw.core.vfs.FsException;
@@ -77,8 +76,7 @@ final class CreateOp implements Operation<CREATE4args> {
       Sattr4 rest = new Sattr4(null, s.uid(), s.gid(), null, s.atimeHow(), s.atime(), s.mtimeHow(), s.mtime(),
           s.attrsset().minus(bitmap4.of(Nfs4.FATTR4_MODE)));
       if (!rest.isEmpty()) {
-        checkOwner(made, rest, d.caller);
-        made = t.fs().setattr(path, rest.toSetAttr(Instant.now()), null, d.caller);
+        made = t.fs().setattr(path, SetAttrOp.check(made, rest, d.caller, Instant.now()), null, d.caller);
       }
     } catch (FsException e) {
       throw V4Status.error(e);
@@ -86,24 +84,6 @@ final class CreateOp implements Operation<CREATE4args> {
     ctx.current = ctx.fhs().target(t.export(), path, made);
     bitmap4 applied = modeApplied ? s.attrsset() : s.attrsset().minus(bitmap4.of(Nfs4.FATTR4_MODE));
     return new CREATE4resok(d.cinfo(), applied);
-  }
-
-  /**
-   * SETATTR's rules for a new object, which the caller owns: any time may be set, another owner only by root, another
-   * group by root or a member of it (chown(2), chgrp).
-   *
-   * @throws Nfs4Exception NFS4ERR_PERM
-   */
-  private static void checkOwner(FileAttr made, Sattr4 s, Caller c) {
-    if (c.uid() == 0) {
-      return;
-    }
-    if (s.uid() != null && s.uid() != made.uid()) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chown by a non-root caller");
-    }
-    if (s.gid() != null && s.gid() != made.gid() && !c.inGroup(s.gid())) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chgrp to a group the caller is not in");
-    }
   }
 
   /** A symbolic link's target: any non-empty UTF-8 string (stored, never interpreted by the server). */

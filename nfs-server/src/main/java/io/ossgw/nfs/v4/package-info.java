@@ -16,6 +16,22 @@
  *       arguments NFS4ERR_BADXDR; only an undecodable header throws (GARBAGE_ARGS at the RPC layer).
  *   <li>Operations: EXCHANGE_ID (SP4_NONE only, no pNFS), CREATE_SESSION (no back channel, no persistent cache),
  *       SEQUENCE, DESTROY_SESSION, DESTROY_CLIENTID, BIND_CONN_TO_SESSION (fore channel only), RECLAIM_COMPLETE.
+ *   <li>Filehandles, the pseudo file system and attributes: PUTROOTFH, PUTPUBFH (= root), PUTFH, GETFH, SAVEFH,
+ *       RESTOREFH, LOOKUP, LOOKUPP, GETATTR, SETATTR, ACCESS, SECINFO, SECINFO_NO_NAME, VERIFY, NVERIFY.
+ *       {@link io.ossgw.nfs.v4.V4Handles}: an export's object has exactly its NFSv3 handle (same bytes, same checks:
+ *       STALE, NFS4ERR_ACCESS outside the CIDR list, NFS4ERR_PERM for a secure export from a high port, AUTH_NONE on
+ *       an export without all_squash NFS4ERR_WRONGSEC at PUTFH/LOOKUP), so handles persist across restarts and mean
+ *       the same object in both versions; pseudo nodes ({@link io.ossgw.nfs.v4.PseudoFs}, RFC 8881 §7.3: "/" and
+ *       the directories above deeper exports, read-only, showing a client only exports its address may use) have
+ *       9-byte handles that cannot be taken for v3's. LOOKUP crosses into an export (also one nested in another),
+ *       LOOKUPP from an export's root returns to the pseudo directory above. {@link io.ossgw.nfs.v4.Fattr4}: the
+ *       fattr4 codec (every REQUIRED attribute and the RECOMMENDED ones Linux asks for; fsid (export id, 0) per
+ *       export and (0, 1) for the pseudo file system; owner strings are decimal ids; change from ctime/mtime and
+ *       size) and the settable attributes (mode, owner, owner_group, size, time_access_set, time_modify_set) decoded
+ *       into {@link io.ossgw.nfs.v4.Sattr4}. SETATTR of a size accepts the anonymous and READ-bypass stateids and any
+ *       stateid the {@link io.ossgw.nfs.v4.state.StateTable} knows; permissions as v3 SETATTR/ACCESS. Not done:
+ *       WRONGSEC is reported by PUTFH itself rather than by the operation after it (RFC 8881 §2.6.3.1.1), so an
+ *       AUTH_NONE client cannot PUTFH + SECINFO_NO_NAME on a refused export (SECINFO from the directory above works).
  *   <li>{@code v4.state}: {@link io.ossgw.nfs.v4.state.ClientTable} (client records with the EXCHANGE_ID cases of
  *       RFC 8881 §18.35.5 and the CREATE_SESSION sequence slot of §18.36.4, sessions, leases on an injected
  *       {@link java.time.Clock}, expiry freeing a client's sessions), {@link io.ossgw.nfs.v4.state.SlotTable} (per-slot
@@ -24,6 +40,27 @@
  *       ca_maxresponsesize_cached, NFS4ERR_DELAY while the slot's request runs), {@link
  *       io.ossgw.nfs.v4.state.V4Limits} (lease 90 s, 64 slots, 32 operations, 1 MiB + 64 KiB requests and replies,
  *       64 KiB cached per slot, 128 operations per COMPOUND, 10,000 clients, 16 sessions per client).
+ *   <li>Open state and data: OPEN ({@link io.ossgw.nfs.v4.OpenOp}: CLAIM_NULL, CLAIM_FH, CLAIM_PREVIOUS in grace;
+ *       UNCHECKED4, GUARDED4, EXCLUSIVE4_1 and EXCLUSIVE4 with an in-memory verifier; share reservations; no
+ *       delegations), OPEN_DOWNGRADE, CLOSE (uploads), READ, WRITE (UNSTABLE4 staged; DATA_SYNC4/FILE_SYNC4 upload
+ *       first), COMMIT (uploads first), through the open handles and write verifier NFSv3 uses ({@link
+ *       io.ossgw.nfs.fs.OpenFiles}, {@link io.ossgw.nfs.fs.WriteVerifier}), so a v3 and a v4.1 client of one file
+ *       see one state. {@link io.ossgw.nfs.v4.state.OpenState} (one stateid per open owner and file) and {@link
+ *       io.ossgw.nfs.v4.state.Opens} (share reservations, a dropped client's files closed and uploaded); the
+ *       current stateid of a compound (RFC 8881 §16.2.3.1.2); anonymous and READ-bypass stateids as Linux knfsd.
+ *   <li>Byte-range locks: LOCK, LOCKT, LOCKU ({@link io.ossgw.nfs.v4.LockState}: one lock stateid per lock owner
+ *       and file, made through an open stateid) in the gateway's one {@code io.ossgw.core.lock.LockTable}, keyed as
+ *       NLM keys files, so NFSv3 (NLM) and v4.1 clients contend; the waiting lock types answer NFS4ERR_DENIED at once
+ *       (no CB_NOTIFY_LOCK: the client polls); TEST_STATEID, FREE_STATEID (NFS4ERR_LOCKS_HELD for an open or a lock
+ *       stateid with locks); CLOSE refused while the open's lock owners hold locks; DESTROY_CLIENTID refused while
+ *       the client holds state. A dropped client (lease expired, found by the server's {@link
+ *       io.ossgw.nfs.v4.state.Reaper} every second) loses its locks.
+ *   <li>Grace and reclaim ({@link io.ossgw.nfs.v4.state.ClientStore}, {@link io.ossgw.nfs.v4.state.Grace}): the
+ *       owners of clients holding state are kept in the state directory ({@code nfs4-clients}); after a restart
+ *       they, and only they, reclaim (OPEN CLAIM_PREVIOUS, LOCK reclaim; others NFS4ERR_RECLAIM_BAD) during a grace
+ *       period in which new opens, locks and LOCKT get NFS4ERR_GRACE; it ends after {@code v4Grace} or when all of
+ *       them sent RECLAIM_COMPLETE, after which reclaims get NFS4ERR_NO_GRACE. No known clients (a first start, or no
+ *       state directory): no grace period.
  *   <li>{@code v4.xdr}: the RFC 8881 types of those operations with bounded decoding (opaque and string lengths,
  *       array counts), reusing {@link io.ossgw.nfs.xdr.XdrReader}/{@link io.ossgw.nfs.xdr.XdrWriter}.
  * </ul>
@@ -31,22 +68,13 @@
  * <h2>What is next</h2>
  *
  * <ol>
- *   <li>Configuration ({@code ossgw.nfs.versions}) reaching the builder option; a timer calling
- *       {@link io.ossgw.nfs.v4.state.ClientTable#reap} (today expiry is checked lazily, at most once a second, by
- *       the calls that touch the table); metrics exported (per-operation counts exist in
+ *   <li>Configuration ({@code ossgw.nfs.versions}) reaching the builder option; metrics exported (per-operation counts exist in
  *       {@link io.ossgw.nfs.v4.Compound#count}, clients and sessions in the table); a zero-copy COMPOUND body
  *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
- *   <li>Filehandle operations over the v3 persistent handles ({@link io.ossgw.nfs.handle}): PUTROOTFH, PUTFH,
- *       PUTPUBFH, GETFH, SAVEFH, RESTOREFH, LOOKUP, LOOKUPP, with a pseudo root listing the exports (CIDR and squash
- *       rules as in v3), SECINFO/SECINFO_NO_NAME (AUTH_SYS); then GETATTR/SETATTR (fattr4 bitmaps), ACCESS,
- *       READDIR, READLINK, CREATE, REMOVE, RENAME, LINK.
- *   <li>Open state: stateids (seqid + other), open owners, OPEN (CLAIM_NULL, CLAIM_FH, CLAIM_PREVIOUS, the create
- *       modes), OPEN_DOWNGRADE, CLOSE, READ, WRITE and COMMIT over the engine with v3's durability rules,
- *       TEST_STATEID, FREE_STATEID; freed with the client on lease expiry ({@code ClientTable.remove}).
- *   <li>LOCK, LOCKT, LOCKU over the shared {@code io.ossgw.core.lock.LockTable} (on branch h2, not yet merged), so NLM
- *       and v4.1 clients contend on one table.
- *   <li>Grace and reclaim: client records kept across restarts, a grace period (NFS4ERR_GRACE / NFS4ERR_NO_GRACE)
- *       ended early when every known client sent RECLAIM_COMPLETE (already recorded per client here).
+ *   <li>Open state still missing: EXCLUSIVE4_1 verifiers kept in the file's attributes (today in memory for 10
+ *       minutes, as v3's); SETATTR of size checking the open's access (NFS4ERR_OPENMODE); a zero-copy WRITE body.
+ *   <li>Locks: NLM has no grace period of its own, so after a restart an NLM client can take a lock a v4.1 client
+ *       has yet to reclaim (the reclaim then gets NFS4ERR_DENIED); RELEASE_LOCKOWNER is v4.0-only and not offered.
  *   <li>Checks still missing in the machinery: NFS4ERR_REP_TOO_BIG against ca_maxresponsesize, the rule that
  *       DESTROY_SESSION of the compound's own session is its last operation, sa_cachethis (every reply is cached
  *       today, within the size limit).

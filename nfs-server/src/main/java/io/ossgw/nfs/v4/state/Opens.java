@@ -16,19 +16,42 @@ import java.util.function.Supplier;
  * per (client, open owner, file) (§9.1: a second OPEN by the same owner upgrades that state and bumps its seqid),
  * OPEN_DOWNGRADE, CLOSE and the closing of a dropped client's files. The stateids live in the {@link StateTable};
  * this index is kept apart so a client's opens are found (and their handles released) whatever else removes its
- * states. Thread-safe (one monitor; no I/O under it).
+ * states. Opens are bounded per client and in all ({@link #DEFAULT_PER_CLIENT}, {@link #DEFAULT_TOTAL}): each keeps a
+ * handle of the engine open, so a client opening without closing must not exhaust the server; past a bound a new
+ * open is NFS4ERR_DELAY (the client retries, as Linux knfsd answers a failed allocation) while upgrades still work.
+ * Thread-safe (one monitor; no I/O under it).
  */
 public final class Opens {
   private static final System.Logger LOG = System.getLogger(Opens.class.getName());
 
   private record FileKey(int exportId, long fileid) {}
 
+  /** Opens one client may hold. */
+  public static final int DEFAULT_PER_CLIENT = 10_000;
+  /** Opens all clients may hold. */
+  public static final int DEFAULT_TOTAL = 100_000;
+
   private final StateTable states;
+  private final int perClient;
+  private final int total;
   private final Map<FileKey, List<OpenState>> byFile = new HashMap<>();
+  private final Map<ClientRecord, Integer> perClientCount = new HashMap<>();
+  private int count;
 
   /** @param states where the stateids are kept */
   public Opens(StateTable states) {
+    this(states, DEFAULT_PER_CLIENT, DEFAULT_TOTAL);
+  }
+
+  /**
+   * @param states where the stateids are kept
+   * @param perClient opens one client may hold
+   * @param total opens all clients may hold
+   */
+  public Opens(StateTable states, int perClient, int total) {
     this.states = states;
+    this.perClient = perClient;
+    this.total = total;
   }
 
   /** What an OPEN got: the state and whether it is new (a new open owner on the file). */
@@ -39,8 +62,8 @@ public final class Opens {
    * {@code deny} added, new (and its handle kept open by {@code pin}) or upgraded (seqid bumped).
    *
    * @param pin opens the file's shared handle for a new state; run without this monitor held
-   * @throws Nfs4Exception NFS4ERR_SHARE_DENIED on a conflict with another open owner's open; whatever {@code pin}
-   *     throws
+   * @throws Nfs4Exception NFS4ERR_SHARE_DENIED on a conflict with another open owner's open, NFS4ERR_DELAY for a new
+   *     open past the bounds; whatever {@code pin} throws
    */
   public Opened open(ClientRecord client, byte[] owner, Export export, long fileid, int access, int deny,
       Supplier<OpenFiles.Pin> pin) {
@@ -54,12 +77,16 @@ public final class Opens {
         mine.deny |= deny;
         return new Opened(mine, states.bump(mine), false);
       }
+      checkBounds(client);
     }
     OpenFiles.Pin p = pin.get();
     synchronized (this) {
       mine = find(key, client, owner);
       try {
         checkShare(key, mine, access, deny); // again: another open may have come while the file was opened
+        if (mine == null) {
+          checkBounds(client);
+        }
       } catch (Nfs4Exception e) {
         p.unpin();
         throw e;
@@ -76,6 +103,8 @@ public final class Opens {
       s.pin = p;
       stateid4 id = states.add(s);
       byFile.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
+      perClientCount.merge(client, 1, Integer::sum);
+      count++;
       return new Opened(s, id, true);
     }
   }
@@ -139,6 +168,9 @@ public final class Opens {
     gone.forEach(states::remove);
     Thread.ofVirtual().name("nfs4-expired-opens").start(() -> {
       for (OpenState s : gone) {
+        if (s.pin == null) {
+          continue;
+        }
         try {
           s.pin.commit();
         } catch (RuntimeException e) {
@@ -152,7 +184,7 @@ public final class Opens {
 
   /** Opens held now (metrics). */
   public synchronized int size() {
-    return byFile.values().stream().mapToInt(List::size).sum();
+    return count;
   }
 
   /** The opens of a file (a snapshot), e.g. for a share check by another protocol. */
@@ -160,8 +192,17 @@ public final class Opens {
     return List.copyOf(byFile.getOrDefault(new FileKey(export.id(), fileid), List.of()));
   }
 
+  private void checkBounds(ClientRecord client) {
+    if (count >= total || perClientCount.getOrDefault(client, 0) >= perClient) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_DELAY, "too many opens (" + count + " in all, "
+          + perClientCount.getOrDefault(client, 0) + " of " + client + ")");
+    }
+  }
+
   private void forget(OpenState s) {
     s.closed = true;
+    count--;
+    perClientCount.computeIfPresent(s.client(), (c, n) -> n == 1 ? null : n - 1);
     FileKey key = new FileKey(s.export().id(), s.fileid());
     List<OpenState> l = byFile.get(key);
     if (l != null) {

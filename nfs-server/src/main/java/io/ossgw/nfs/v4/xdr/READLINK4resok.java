@@ -5,8 +5,8 @@ import io.ossgw.nfs.xdr.XdrType;
 import io.ossgw.nfs.xdr.XdrWriter;
 
 /**
- * RFC 8881 §18.24.2 READLINK4resok: the link's target (linktext4, UTF-8, at most {@link createtype4#LINKTEXT_LIMIT} bytes
- * when decoded).
+ * RFC 8881 §18.24.2 READLINK4resok: the link's target (linktext4, UTF-8; at most {@link createtype4#LINKTEXT_LIMIT}
+ * bytes when decoded).
  */
 public record READLINK4resok(String link) implements XdrType {
   public static READLINK4resok decode(XdrReader r) {

@@ -36,13 +36,6 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         case Nfs4.OP_GETATTR -> GETATTR4resok.decode(r);
         case Nfs4.OP_ACCESS -> ACCESS4resok.decode(r);
         case Nfs4.OP_SECINFO, Nfs4.OP_SECINFO_NO_NAME -> SECINFO4resok.decode(r);
-        // directories and the namespace
-        case Nfs4.OP_READDIR -> READDIR4resok.decode(r);
-        case Nfs4.OP_READLINK -> READLINK4resok.decode(r);
-        case Nfs4.OP_CREATE -> CREATE4resok.decode(r);
-        case Nfs4.OP_REMOVE -> REMOVE4resok.decode(r);
-        case Nfs4.OP_RENAME -> RENAME4resok.decode(r);
-        case Nfs4.OP_LINK -> LINK4resok.decode(r);
         case Nfs4.OP_OPEN -> OPEN4resok.decode(r);
         case Nfs4.OP_CLOSE, Nfs4.OP_OPEN_DOWNGRADE -> stateid4.decode(r);
         case Nfs4.OP_READ -> READ4resok.decode(r);
@@ -51,6 +44,13 @@ public record nfs_resop4(int op, int status, XdrType resok) implements XdrType {
         // byte-range locks and stateids
         case Nfs4.OP_LOCK, Nfs4.OP_LOCKU -> stateid4.decode(r);
         case Nfs4.OP_TEST_STATEID -> TEST_STATEID4resok.decode(r);
+        // directories and the namespace
+        case Nfs4.OP_READDIR -> READDIR4resok.decode(r);
+        case Nfs4.OP_READLINK -> READLINK4resok.decode(r);
+        case Nfs4.OP_CREATE -> CREATE4resok.decode(r);
+        case Nfs4.OP_REMOVE -> REMOVE4resok.decode(r);
+        case Nfs4.OP_RENAME -> RENAME4resok.decode(r);
+        case Nfs4.OP_LINK -> LINK4resok.decode(r);
         default -> null;
       };
     } else if (status == Nfs4.NFS4ERR_DENIED && (op == Nfs4.OP_LOCK || op == Nfs4.OP_LOCKT)) {
