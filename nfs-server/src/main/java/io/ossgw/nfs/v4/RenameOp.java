@@ -14,7 +14,7 @@ import io.ossgw.nfs.xdr.XdrType;
 /**
  * RENAME (RFC 8881 §18.26): {@code oldname} in the saved filehandle's directory becomes {@code newname} in the current
  * filehandle's, by the engine's rename (files: CopyObject + DeleteObject; directories: every object below copied, not
- * atomic). Filehandles and shared open handles ({@link io.ossgw.nfs.fs.OpenFiles}) follow the object, as in v3.
+ * atomic). Handles follow the object, as in v3.
  *
  * <p>Errors, in this order: no saved filehandle NFS4ERR_NOFILEHANDLE; the names' ({@link Component4#check}); the two
  * directories in different file systems (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; both in
@@ -67,6 +67,8 @@ final class RenameOp implements Operation<RENAME4args> {
           e.getMessage());
     }
     ctx.server.table.renamed(from.export().id(), fromPath, toPath);
+    // open handles follow the rename, and one of a replaced target goes (as v3 RENAME): else a later write to the
+    // target's name would go to the replaced file's handle
     ctx.server.open.renamed(from.export(), fromPath, toPath);
     return new RENAME4resok(src.cinfo(), dst.cinfo());
   }

@@ -6,7 +6,7 @@ import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
-import io.ossgw.nfs.v4.state.StateTable;
+import io.ossgw.nfs.v4.state.OpenState;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.v4.xdr.SETATTR4args;
 import io.ossgw.nfs.v4.xdr.SETATTR4res;
@@ -19,8 +19,8 @@ import java.time.Instant;
  * SETATTR (RFC 8881 §18.30): sets mode, owner, owner_group, size and the times of the current filehandle; the reply's
  * attrsset is what was set (empty on failure). Errors: the attributes as {@link Fattr4#decodeSet} (ATTRNOTSUPP,
  * INVAL, BADOWNER); a pseudo directory or a read-only export NFS4ERR_ROFS; a size on a directory NFS4ERR_ISDIR, on a
- * symbolic link or special file NFS4ERR_INVAL; the stateid of a size change (§18.30.3): the anonymous and READ-bypass
- * stateids are accepted, any other must be one {@link StateTable} knows (BAD_STATEID, OLD_STATEID otherwise).
+ * symbolic link or special file NFS4ERR_INVAL; the stateid of a size change (§18.30.3) is checked as WRITE's (an open
+ * with WRITE access of this client and file, or a special stateid meeting DENY_WRITE reservations and grace).
  * Permissions as v3 SETATTR checks them (Linux setattr_prepare): chmod by the owner or root, chown by root, chgrp by
  * the owner to one of its groups, truncate with write permission, times by the owner (to "now" with write
  * permission). A client guards a SETATTR with VERIFY (the v3 ctime guard): NFS4ERR_NOT_SAME there.
@@ -51,7 +51,7 @@ final class SetAttrOp implements Operation<SETATTR4args> {
       if (!cur.isRegular()) {
         throw new Nfs4Exception(Nfs4.NFS4ERR_INVAL, "size of a symlink or special file"); // truncate(2): EINVAL
       }
-      sizeChangeAllowed(ctx, a.stateid());
+      sizeChangeAllowed(ctx, a.stateid(), t);
     }
     Caller caller = ctx.caller();
     SetAttr changes = check(cur, n, caller, Instant.now());
@@ -66,16 +66,19 @@ final class SetAttrOp implements Operation<SETATTR4args> {
   }
 
   /**
-   * The state checks of a size change: the stateid names an open or lock state of this server, or is anonymous or
-   * READ-bypass (RFC 8881 §8.2.3 allows both for SETATTR); the grace period's rule belongs here too.
+   * The state checks of a size change (RFC 8881 §18.30.3), as WRITE's: an open or lock stateid of this client and
+   * file whose open has WRITE access (else NFS4ERR_OPENMODE), or the anonymous or READ-bypass stateid, which meets
+   * other opens' DENY_WRITE (NFS4ERR_LOCKED) and the grace period (NFS4ERR_GRACE).
    *
-   * @throws Nfs4Exception BAD_STATEID, OLD_STATEID
+   * @throws Nfs4Exception BAD_STATEID, OLD_STATEID, OPENMODE, LOCKED, GRACE
    */
-  private static void sizeChangeAllowed(CompoundContext ctx, stateid4 id) {
-    if (id.equals(stateid4.ANONYMOUS) || id.equals(stateid4.BYPASS)) {
-      return;
+  private static void sizeChangeAllowed(CompoundContext ctx, stateid4 id, V4Target t) {
+    OpenState open = OpenStates.forIo(ctx, id, t);
+    if (open == null) {
+      OpenStates.special(ctx, t, Nfs4.OPEN4_SHARE_DENY_WRITE);
+    } else if ((open.access() & Nfs4.OPEN4_SHARE_ACCESS_WRITE) == 0) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_OPENMODE, open + " is not open for writing");
     }
-    ctx.server.states.get(id, StateTable.State.class);
   }
 
   /** v3's AttrProcs.check for NFSv4 attributes: the same rules, so both versions allow and refuse alike. */

@@ -46,14 +46,6 @@ public final class ClientRecord {
     return owner.clone();
   }
 
-  /**
-   * Whether the client sent RECLAIM_COMPLETE (its reclaims are then NFS4ERR_NO_GRACE, RFC 8881 §18.51.3). Read
-   * without the table's monitor: the flag only ever goes from false to true, by the client's own compound.
-   */
-  public boolean reclaimCompleteSent() {
-    return reclaimComplete;
-  }
-
   boolean sameVerifier(byte[] v) {
     return Arrays.equals(verifier, v);
   }
