@@ -19,6 +19,8 @@ final class LockStates {
   private record Key(ClientRecord client, ByteBuffer owner, FileKey file) {}
 
   private final Map<Key, LockState> byKey = new HashMap<>();
+  /** The same states by the open they were made through (CLOSE asks for them; identity keys). */
+  private final Map<OpenState, List<LockState>> byOpen = new java.util.IdentityHashMap<>();
 
   private static Key key(ClientRecord client, byte[] owner, FileKey file) {
     return new Key(client, ByteBuffer.wrap(owner.clone()), file);
@@ -44,6 +46,7 @@ final class LockStates {
     s = new LockState(client, owner, file, open);
     states.add(s);
     byKey.put(k, s);
+    byOpen.computeIfAbsent(open, o -> new ArrayList<>(1)).add(s);
     return new Made(s, true);
   }
 
@@ -65,12 +68,21 @@ final class LockStates {
 
   /** Removes one lock state from the index (its stateid is removed from the table by the caller). */
   synchronized void remove(LockState s) {
-    byKey.remove(key(s.client(), s.lockOwner(), s.file()), s);
+    if (byKey.remove(key(s.client(), s.lockOwner(), s.file()), s)) {
+      unlinkOpen(s);
+    }
+  }
+
+  private void unlinkOpen(LockState s) {
+    List<LockState> l = byOpen.get(s.open());
+    if (l != null && l.remove(s) && l.isEmpty()) {
+      byOpen.remove(s.open());
+    }
   }
 
   /** The lock states made through an open. */
   synchronized List<LockState> ofOpen(OpenState open) {
-    return byKey.values().stream().filter(l -> l.open() == open).toList();
+    return List.copyOf(byOpen.getOrDefault(open, List.of()));
   }
 
   /** Removes and returns every lock state of a client (its lease ended or it was destroyed). */
@@ -83,6 +95,7 @@ final class LockStates {
       }
       return false;
     });
+    out.forEach(this::unlinkOpen);
     return out;
   }
 
