@@ -6,7 +6,10 @@ import onc_rpc
 
 NFS4_VERSION = 4
 NFSPROC4_NULL, NFSPROC4_COMPOUND = 0, 1
-OP_EXCHANGE_ID, OP_CREATE_SESSION = 42, 43
+OP_LOCK, OP_LOOKUP, OP_OPEN, OP_PUTFH, OP_PUTROOTFH = 12, 15, 18, 22, 24
+READ_LT = 1
+OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_SEQUENCE = 42, 43, 53
+OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, OPEN4_NOCREATE, CLAIM_NULL = 1, 0, 0, 0
 NFS4_OK = 0
 NFS4ERR_MINOR_VERS_MISMATCH = 10021
 PROG_MISMATCH = 2
@@ -65,3 +68,64 @@ def first_result(results):
     count, resop, status = struct.unpack(">III", results[:12])
     assert count >= 1, count
     return resop, status
+
+
+def sequence(sessionid, seq, slot=0):
+    """SEQUENCE4args: sessionid, sequenceid, slotid, highest_slotid, sa_cachethis false."""
+    assert len(sessionid) == 16
+    return u32(OP_SEQUENCE) + sessionid + u32(seq) + u32(slot) + u32(slot) + u32(0)
+
+
+def putrootfh():
+    return u32(OP_PUTROOTFH)
+
+
+def lookup(name):
+    return u32(OP_LOOKUP) + onc_rpc.xdr_string(name)
+
+
+def open_read(clientid, owner, name):
+    """OPEN4args of an existing file for reading: seqid 0, READ / DENY_NONE, open_owner4 (clientid, owner),
+    OPEN4_NOCREATE, CLAIM_NULL of `name` in the current directory."""
+    return (u32(OP_OPEN) + u32(0) + u32(OPEN4_SHARE_ACCESS_READ) + u32(OPEN4_SHARE_DENY_NONE) + u64(clientid)
+            + onc_rpc.xdr_string(owner) + u32(OPEN4_NOCREATE) + u32(CLAIM_NULL) + onc_rpc.xdr_string(name))
+
+
+def session_id(results):
+    """The sessionid4 of a one-operation CREATE_SESSION reply's results."""
+    count, resop, status = struct.unpack(">III", results[:12])
+    assert count == 1 and resop == OP_CREATE_SESSION and status == NFS4_OK, (count, resop, status)
+    return results[12:28]
+
+
+def lock_read(clientid, owner, open_stateid, offset, length):
+    """LOCK4args: READ_LT, not a reclaim, the range, a new lock owner (open_to_lock_owner4: open_seqid 0, the open's
+    stateid, lock_seqid 0, lock_owner4 (clientid, owner))."""
+    assert len(open_stateid) == 16
+    return (u32(OP_LOCK) + u32(READ_LT) + u32(0) + u64(offset) + u64(length) + u32(1) + u32(0) + open_stateid + u32(0)
+            + u64(clientid) + onc_rpc.xdr_string(owner))
+
+
+def statuses(results):
+    """(resop, status) of each result, reading past the SEQUENCE result only (enough for SEQUENCE, PUTROOTFH, LOOKUP
+    and a last operation of any kind)."""
+    return _walk(results)[0]
+
+
+def last_body(results):
+    """The bytes after the last result's status (e.g. OPEN4resok, which starts with the open stateid)."""
+    return _walk(results)[1]
+
+
+def _walk(results):
+    count = struct.unpack(">I", results[:4])[0]
+    out, at = [], 4
+    for i in range(count):
+        resop, status = struct.unpack(">II", results[at:at + 8])
+        out.append((resop, status))
+        at += 8
+        if resop == OP_SEQUENCE and status == NFS4_OK:
+            at += 16 + 5 * 4  # sessionid, sequenceid, slotid, highest_slotid, target_highest_slotid, status_flags
+        elif resop not in (OP_PUTROOTFH, OP_PUTFH, OP_LOOKUP) and i < count - 1:
+            raise ValueError(f"cannot skip the result of operation {resop}")
+    return out, results[at:]

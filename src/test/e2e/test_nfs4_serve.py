@@ -1,7 +1,7 @@
 """End-to-end: `./ossgw serve` answers NFSv4.1 on its NFS port by default (ossgw.nfs.versions=3,4.1): a NULL call, a
-COMPOUND with EXCHANGE_ID then CREATE_SESSION (minor version 1; 0 gets NFS4ERR_MINOR_VERS_MISMATCH), NFSv3 beside
-it on the same port, readiness naming both versions and /q/metrics counting the v4 operations, clients and
-sessions. Then `ossgw.nfs.versions` set to what is not served is refused at start-up, naming the key."""
+COMPOUND with EXCHANGE_ID then CREATE_SESSION (minor version 1; 0 gets NFS4ERR_MINOR_VERS_MISMATCH) and one that
+opens a file of the export through the pseudo root and one that locks a range of it, NFSv3 beside it on the same port, readiness naming both versions
+and /q/metrics counting the v4 operations, clients, sessions, open and lock state. Then `ossgw.nfs.versions` set to what is not served is refused at start-up, naming the key."""
 import json
 import os
 import re
@@ -32,7 +32,9 @@ def metrics(http_port):
 
 
 def test_serve_answers_nfs41_and_nfs3_on_one_port_by_default(emulator, ossgw_built, new_bucket, workdir):
-    name, _bucket = new_bucket
+    name, bucket = new_bucket
+    # 0644 as ossfs writes it, so the AUTH_SYS uid 1000 caller may open it for reading
+    bucket.put_object("f.txt", b"over NFSv4.1\n", headers={"x-oss-meta-mode": "33188"})
     passwd = workdir / "passwd"
     passwd.write_text(f"{name}:{emulator.ak}:{emulator.sk}\n")
     passwd.chmod(0o600)
@@ -59,14 +61,32 @@ def test_serve_answers_nfs41_and_nfs3_on_one_port_by_default(emulator, ossgw_bui
             assert (resop, opstatus) == (nfs4_rpc.OP_EXCHANGE_ID, nfs4_rpc.NFS4_OK) and clientid
             _a, _s, status, res = nfs4_rpc.compound(s, 5, [nfs4_rpc.create_session(clientid, seq)])
             assert status == nfs4_rpc.NFS4_OK, status
-            assert nfs4_rpc.first_result(res) == (nfs4_rpc.OP_CREATE_SESSION, nfs4_rpc.NFS4_OK)
+            sessionid = nfs4_rpc.session_id(res)
+            # the export through the pseudo root, and an open held: the state gauge counts it
+            _a, _s, status, res = nfs4_rpc.compound(s, 6, [
+                nfs4_rpc.sequence(sessionid, 1), nfs4_rpc.putrootfh(), nfs4_rpc.lookup(name),
+                nfs4_rpc.open_read(clientid, b"e2e-owner", "f.txt")])
+            assert nfs4_rpc.statuses(res) == [(nfs4_rpc.OP_SEQUENCE, 0), (nfs4_rpc.OP_PUTROOTFH, 0),
+                                              (nfs4_rpc.OP_LOOKUP, 0), (nfs4_rpc.OP_OPEN, 0)], status
+            open_stateid = nfs4_rpc.last_body(res)[:16]
+            # a read lock on it (the file found again by path: filehandles last one compound); the lock gauge counts
+            # the new lock stateid
+            _a, _s, status, res = nfs4_rpc.compound(s, 7, [
+                nfs4_rpc.sequence(sessionid, 2), nfs4_rpc.putrootfh(), nfs4_rpc.lookup(name), nfs4_rpc.lookup("f.txt"),
+                nfs4_rpc.lock_read(clientid, b"e2e-lock-owner", open_stateid, 0, 100)])
+            assert nfs4_rpc.statuses(res) == [(nfs4_rpc.OP_SEQUENCE, 0), (nfs4_rpc.OP_PUTROOTFH, 0),
+                                              (nfs4_rpc.OP_LOOKUP, 0), (nfs4_rpc.OP_LOOKUP, 0),
+                                              (nfs4_rpc.OP_LOCK, 0)], status
         after = metrics(http_port)
         assert after['ossgw_nfs4_operations_total{op="exchange_id"}'] == 1  # minor version 0 runs no operation
         assert after['ossgw_nfs4_operations_total{op="create_session"}'] == 1
-        assert after['ossgw_nfs4_operations_total{op="sequence"}'] == 0
+        assert after['ossgw_nfs4_operations_total{op="sequence"}'] == 2
+        assert after['ossgw_nfs4_operations_total{op="open"}'] == 1
         assert after["ossgw_nfs4_clients"] == 1
         assert after["ossgw_nfs4_sessions"] == 1
-        assert after["ossgw_nfs4_states"] == 0
+        assert after['ossgw_nfs4_states{kind="open"}'] == 1
+        assert after['ossgw_nfs4_operations_total{op="lock"}'] == 1
+        assert after['ossgw_nfs4_states{kind="lock"}'] == 1
         assert stop_process(p) == 0, (workdir / "v41.log").read_text()
     finally:
         kill_if_running(p)

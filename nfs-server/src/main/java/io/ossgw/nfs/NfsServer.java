@@ -73,13 +73,13 @@ public final class NfsServer implements AutoCloseable {
   private int rpcbindPort;
   private ClientTable v4clients;
   private ServerState v4state;
+  private Compound v4compound;
   /** Frees expired NFSv4.1 clients' state (null without v4.1). */
   private Reaper v4reaper;
   /** How often expired NFSv4.1 leases are looked for (a lease is tens of seconds). */
   private static final Duration REAP_INTERVAL = Duration.ofSeconds(1);
   /** The open handles NFSv3 and NFSv4.1 share (so both see one state of a file). */
   private OpenFiles openFiles;
-  private Compound v4compound;
 
   private NfsServer(Builder b) {
     this.b = b;
@@ -170,10 +170,7 @@ public final class NfsServer implements AutoCloseable {
     return v4clients;
   }
 
-  /**
-   * The NFSv4.1 state shared by every COMPOUND (clients, open and lock stateids), or null unless
-   * {@link Builder#nfsV41} is on and the server started.
-   */
+  /** The NFSv4.1 server state (open and lock state, grace), or null unless {@link Builder#nfsV41} is on and started. */
   public ServerState v4State() {
     return v4state;
   }

@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.ossgw.app.serve.Gateway;
 import io.ossgw.nfs.NfsServer;
 import io.ossgw.nfs.v4.Compound;
+import io.ossgw.nfs.v4.LockState;
 import io.ossgw.nfs.v4.ServerState;
 import io.ossgw.nfs.v4.state.ClientTable;
+import io.ossgw.nfs.v4.state.OpenState;
 import io.ossgw.nfs.v4.state.StateTable;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.quarkus.runtime.ShutdownEvent;
@@ -30,7 +32,8 @@ import java.util.function.ToLongFunction;
  *       1), refused ones included ({@link Compound#count});
  *   <li>{@code ossgw_nfs4_clients}, {@code ossgw_nfs4_sessions}: client records and sessions held now
  *       ({@link ClientTable});
- *   <li>{@code ossgw_nfs4_states}: open and lock stateids held now ({@link StateTable}).
+ *   <li>{@code ossgw_nfs4_states{kind}}: stateids held now ({@link StateTable}): {@code open} (OPEN, one per open
+ *       owner and file) and {@code lock} (LOCK, one per lock owner and file).
  * </ul>
  */
 @ApplicationScoped
@@ -64,8 +67,10 @@ public class Nfs4Metrics {
     meters.add(Gauge.builder("ossgw.nfs4.sessions", this,
             m -> m.read(s -> s.v4Clients() == null ? 0 : s.v4Clients().sessions()))
         .description("NFSv4.1 sessions (CREATE_SESSION) held").register(registry));
-    meters.add(Gauge.builder("ossgw.nfs4.states", this, m -> m.read(Nfs4Metrics::states))
-        .description("NFSv4.1 open and lock stateids held").register(registry));
+    for (var kind : java.util.Map.of("open", OpenState.class, "lock", LockState.class).entrySet()) {
+      meters.add(Gauge.builder("ossgw.nfs4.states", this, m -> m.read(s -> states(s, kind.getValue())))
+          .description("NFSv4.1 stateids held, by kind").tag("kind", kind.getKey()).register(registry));
+    }
   }
 
   /** See {@link FrontEndMetrics#onStop}: the global registry outlives the application. */
@@ -74,9 +79,9 @@ public class Nfs4Metrics {
     meters.clear();
   }
 
-  private static long states(NfsServer s) {
+  private static long states(NfsServer s, Class<? extends StateTable.State> kind) {
     ServerState v4 = s.v4State();
-    return v4 == null ? 0 : v4.states().count(StateTable.State.class);
+    return v4 == null ? 0 : v4.states().count(kind);
   }
 
   private long read(ToLongFunction<NfsServer> f) {
