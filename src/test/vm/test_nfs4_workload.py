@@ -50,7 +50,7 @@ def test_v41_mount_runs_the_workload(gateway, guest, new_bucket):
     _, bucket = new_bucket
     gw = gateway()
     # CI: smaller than the v3 test's 200 MB / 1,000 files (the lane's budget); the long form is the v3 test's
-    dd_mb, small = scale(64, 1024), scale(300, 3000)
+    dd_mb, small = scale(32, 1024), scale(200, 3000)
     rc, out = guest(WORKLOAD.read_text(), env={"NFS_PORT": gw.nfs_port, "BUCKET": gw.bucket, "DD_MB": dd_mb,
                                                "SMALL_FILES": small})
     assert rc == 0 and "WORKLOAD OK 4.1" in out, out
