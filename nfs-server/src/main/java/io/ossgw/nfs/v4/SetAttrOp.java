@@ -19,8 +19,9 @@ import java.time.Instant;
  * SETATTR (RFC 8881 §18.30): sets mode, owner, owner_group, size and the times of the current filehandle; the reply's
  * attrsset is what was set (empty on failure). Errors: the attributes as {@link Fattr4#decodeSet} (ATTRNOTSUPP,
  * INVAL, BADOWNER); a pseudo directory or a read-only export NFS4ERR_ROFS; a size on a directory NFS4ERR_ISDIR, on a
- * symbolic link or special file NFS4ERR_INVAL; the stateid of a size change (§18.30.3) is checked as WRITE's (an open
- * with WRITE access of this client and file, or a special stateid meeting DENY_WRITE reservations and grace).
+ * symbolic link or special file NFS4ERR_INVAL; the stateid of a size change as WRITE checks it (§18.30.3: an open
+ * without WRITE access NFS4ERR_OPENMODE, another client's or file's stateid NFS4ERR_BAD_STATEID, the special stateids
+ * against DENY_WRITE NFS4ERR_LOCKED and in the grace period NFS4ERR_GRACE).
  * Permissions as v3 SETATTR checks them (Linux setattr_prepare): chmod by the owner or root, chown by root, chgrp by
  * the owner to one of its groups, truncate with write permission, times by the owner (to "now" with write
  * permission). A client guards a SETATTR with VERIFY (the v3 ctime guard): NFS4ERR_NOT_SAME there.
@@ -66,9 +67,11 @@ final class SetAttrOp implements Operation<SETATTR4args> {
   }
 
   /**
-   * The state checks of a size change (RFC 8881 §18.30.3), as WRITE's: an open or lock stateid of this client and
-   * file whose open has WRITE access (else NFS4ERR_OPENMODE), or the anonymous or READ-bypass stateid, which meets
-   * other opens' DENY_WRITE (NFS4ERR_LOCKED) and the grace period (NFS4ERR_GRACE).
+   * The state checks of a size change (RFC 8881 §18.30.3), as WRITE makes them ({@link OpenStates}): the stateid
+   * (the current stateid resolved) must be an open or lock stateid of this client for this file whose open has WRITE
+   * access, or the anonymous or READ-bypass stateid; with those the change meets every open's DENY_WRITE
+   * (NFS4ERR_LOCKED) and waits out the grace period (NFS4ERR_GRACE), since it could conflict with state not yet
+   * reclaimed.
    *
    * @throws Nfs4Exception BAD_STATEID, OLD_STATEID, OPENMODE, LOCKED, GRACE
    */

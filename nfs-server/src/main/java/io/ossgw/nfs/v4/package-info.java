@@ -28,8 +28,8 @@
  *       fattr4 codec (every REQUIRED attribute and the RECOMMENDED ones Linux asks for; fsid (export id, 0) per
  *       export and (0, 1) for the pseudo file system; owner strings are decimal ids; change from ctime/mtime and
  *       size) and the settable attributes (mode, owner, owner_group, size, time_access_set, time_modify_set) decoded
- *       into {@link io.ossgw.nfs.v4.Sattr4}. SETATTR of a size accepts the anonymous and READ-bypass stateids and any
- *       stateid the {@link io.ossgw.nfs.v4.state.StateTable} knows; permissions as v3 SETATTR/ACCESS. Not done:
+ *       into {@link io.ossgw.nfs.v4.Sattr4}. SETATTR of a size checks its stateid as WRITE does (OPENMODE, LOCKED
+ *       against DENY_WRITE, GRACE for special stateids in the grace period); permissions as v3 SETATTR/ACCESS. Not done:
  *       WRONGSEC is reported by PUTFH itself rather than by the operation after it (RFC 8881 §2.6.3.1.1), so an
  *       AUTH_NONE client cannot PUTFH + SECINFO_NO_NAME on a refused export (SECINFO from the directory above works).
  *   <li>{@code v4.state}: {@link io.ossgw.nfs.v4.state.ClientTable} (client records with the EXCHANGE_ID cases of
@@ -72,7 +72,7 @@
  *       {@link io.ossgw.nfs.v4.Compound#count}, clients and sessions in the table); a zero-copy COMPOUND body
  *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
  *   <li>Open state still missing: EXCLUSIVE4_1 verifiers kept in the file's attributes (today in memory for 10
- *       minutes, as v3's); SETATTR of size checking the open's access (NFS4ERR_OPENMODE); a zero-copy WRITE body.
+ *       minutes, as v3's); a zero-copy WRITE body.
  *   <li>Locks: NLM has no grace period of its own, so after a restart an NLM client can take a lock a v4.1 client
  *       has yet to reclaim (the reclaim then gets NFS4ERR_DENIED); RELEASE_LOCKOWNER is v4.0-only and not offered.
  *   <li>Checks still missing in the machinery: NFS4ERR_REP_TOO_BIG against ca_maxresponsesize, the rule that
