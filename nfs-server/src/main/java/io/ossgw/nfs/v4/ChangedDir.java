@@ -54,6 +54,25 @@ final class ChangedDir {
     return new ChangedDir(ctx.server, t, a, c);
   }
 
+  /**
+   * The saved filehandle of an operation on two filehandles (RENAME, LINK: RFC 8881 §18.26.3, §18.9.3), which must be
+   * in the file system of the current one.
+   *
+   * @throws Nfs4Exception NOFILEHANDLE (no current or saved filehandle), XDEV (two exports, or an export and the
+   *     pseudo file system)
+   */
+  static V4Target savedInSameFs(CompoundContext ctx) {
+    V4Target current = ctx.current();
+    V4Target saved = ctx.saved;
+    if (saved == null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_NOFILEHANDLE, "no saved filehandle");
+    }
+    if (saved.pseudo() != current.pseudo() || !saved.pseudo() && saved.export().id() != current.export().id()) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_XDEV, saved.path() + " and " + current.path() + " are in two file systems");
+    }
+    return saved;
+  }
+
   /** The VFS path of entry {@code name} (a checked component). */
   String child(String name) {
     return VPaths.child(dir.path(), name);

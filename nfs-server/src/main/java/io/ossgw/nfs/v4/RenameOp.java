@@ -16,9 +16,9 @@ import io.ossgw.nfs.xdr.XdrType;
  * filehandle's, by the engine's rename (files: CopyObject + DeleteObject; directories: every object below copied, not
  * atomic). Handles follow the object, as in v3.
  *
- * <p>Errors, in this order: no saved filehandle NFS4ERR_NOFILEHANDLE; the names' ({@link Component4#check}); the two
- * directories in different file systems (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; both in
- * the pseudo file system NFS4ERR_ROFS; each directory's checks ({@link ChangedDir#of}); no {@code oldname}
+ * <p>Errors, in this order: no saved filehandle NFS4ERR_NOFILEHANDLE; the two directories in different file systems
+ * (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; the names' ({@link Component4#check}); both
+ * in the pseudo file system NFS4ERR_ROFS; each directory's checks ({@link ChangedDir#of}); no {@code oldname}
  * NFS4ERR_NOENT; a sticky source directory the caller may not rename from NFS4ERR_ACCESS; a directory moved into
  * itself NFS4ERR_INVAL; a target that exists and is not compatible (a directory over a non-directory or the reverse)
  * or is a non-empty directory NFS4ERR_EXIST (§18.26.3). The same name in the same directory succeeds doing nothing.
@@ -37,15 +37,9 @@ final class RenameOp implements Operation<RENAME4args> {
   @Override
   public XdrType run(CompoundContext ctx, RENAME4args a) {
     V4Target to = ctx.current();
-    V4Target from = ctx.saved;
-    if (from == null) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_NOFILEHANDLE, "no saved filehandle");
-    }
+    V4Target from = ChangedDir.savedInSameFs(ctx);
     String oldName = Component4.check(a.oldname());
     String newName = Component4.check(a.newname());
-    if (from.pseudo() != to.pseudo() || !from.pseudo() && from.export().id() != to.export().id()) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_XDEV, "rename across file systems");
-    }
     ChangedDir src = ChangedDir.of(ctx, from);
     ChangedDir dst = from.fileid() == to.fileid() ? src : ChangedDir.of(ctx, to);
     String fromPath = src.child(oldName);

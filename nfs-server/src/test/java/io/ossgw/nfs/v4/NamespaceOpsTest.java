@@ -200,33 +200,6 @@ class NamespaceOpsTest {
   }
 
   @Test
-  void anOpenFileRenamedOrRemovedKeepsItsSharedHandleInStep() {
-    byte[] d = dir("open");
-    COMPOUND4res r = c.call(putfh(d), Open4Ops.create("o", "f", Nfs4.UNCHECKED4, Nfs4.OPEN4_SHARE_ACCESS_BOTH, 0),
-        getfh());
-    assertThat(r.status()).as(V4Wire.show(r)).isEqualTo(Nfs4.NFS4_OK);
-    stateid4 s = Open4Ops.opened(r, 1).stateid();
-    byte[] f = ((GETFH4resok) r.resarray().get(2).resok()).object().data();
-    ok(c, putfh(f), Open4Ops.write(s, 0, Nfs4.UNSTABLE4, "staged"));
-    ok(c, putfh(d), savefh(), rename("f", "g"));
-    ok(c, putfh(f), Open4Ops.write(s, 6, Nfs4.UNSTABLE4, "+more"), Open4Ops.commit());
-    assertThat(object("open/g")).as("COMMIT uploaded what the renamed file's handle holds").isEqualTo("staged+more");
-    ok(c, putfh(f), Open4Ops.close(s));
-    assertThat(object("open/g")).isEqualTo("staged+more");
-    assertThat(exists("open/f")).isFalse();
-
-    COMPOUND4res r2 = c.call(putfh(d), Open4Ops.create("o", "h", Nfs4.UNCHECKED4, Nfs4.OPEN4_SHARE_ACCESS_BOTH, 0),
-        getfh());
-    stateid4 s2 = Open4Ops.opened(r2, 1).stateid();
-    byte[] h = ((GETFH4resok) r2.resarray().get(2).resok()).object().data();
-    ok(c, putfh(h), Open4Ops.write(s2, 0, Nfs4.UNSTABLE4, "doomed"));
-    ok(c, putfh(d), remove("h"));
-    c.call(putfh(h), Open4Ops.close(s2));
-    ok(c, putfh(d), mkdir("h"));
-    assertThat(exists("open/h")).as("the removed file's staged data is not uploaded later").isFalse();
-  }
-
-  @Test
   void renameErrors() {
     byte[] d = dir("mverr");
     put("mverr/f", "F");
