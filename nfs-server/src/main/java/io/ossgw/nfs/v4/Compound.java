@@ -121,6 +121,11 @@ public final class Compound {
     if (ctx.session == null) {
       return res;
     }
+    if (ctx.overCacheSize) {
+      // larger than the slot cache keeps (a big READ): encoded straight into the reply, never copied for the cache
+      ctx.session.slots().complete(ctx.slotid, null);
+      return res;
+    }
     byte[] bytes = Xdrs.toBytes(res);
     boolean keep = Integer.compareUnsigned(bytes.length, ctx.session.fore().maxresponsesizeCached()) <= 0;
     ctx.session.slots().complete(ctx.slotid, keep ? bytes : null);

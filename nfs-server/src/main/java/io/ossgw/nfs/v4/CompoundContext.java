@@ -23,6 +23,11 @@ final class CompoundContext {
   /** The session SEQUENCE bound this compound to, null before (or without) it. */
   Session session;
   int slotid;
+  /**
+   * Set by an operation whose result alone is over the session's ca_maxresponsesize_cached (READ data): the reply is
+   * then not cached (as it would not be anyway) and so not first encoded into a byte array.
+   */
+  boolean overCacheSize;
   /** Set by SEQUENCE when the request is a retransmission: the cached reply to send instead. */
   byte[] replay;
   /** The current filehandle (RFC 8881 §16.2.3.1), null until an operation sets it. */

@@ -66,6 +66,10 @@ final class ReadOp implements Operation<READ4args> {
       ctx.server.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(ctx, t, caller, offset, buf);
       buf.flip();
+      if (ctx.session != null
+          && Integer.compareUnsigned(n, ctx.session.fore().maxresponsesizeCached()) > 0) {
+        ctx.overCacheSize = true; // the reply goes out without a copy for the slot cache
+      }
       boolean eof = n < count || offset + n >= t.fs().getattr(t.path()).size();
       return new READ4resok(eof, buf);
     } catch (FsException e) {
