@@ -113,7 +113,9 @@ public final class NfsServer implements AutoCloseable {
     openFiles = new OpenFiles(limits.openIdle(), limits.maxFailedReleases(), verifier::rotate);
     nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)), openFiles, verifier);
     Mount3Program mount = new Mount3Program(exports, table);
-    Nlm4Program nlm = new Nlm4Program(exports, table, b.locks, b.lockWait, Math.max(1, b.maxInFlight / 4));
+    // NLM and NFSv4.1 share the lock table, so NLM honours the v4.1 grace period (v4state is set below, before serving)
+    Nlm4Program nlm = new Nlm4Program(exports, table, b.locks, b.lockWait, Math.max(1, b.maxInFlight / 4),
+        () -> v4state != null && v4state.grace().active());
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,

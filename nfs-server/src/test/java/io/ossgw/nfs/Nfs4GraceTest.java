@@ -115,6 +115,13 @@ class Nfs4GraceTest {
           .isEqualTo(Nfs4.NFS4ERR_GRACE);
       assertThat(c.call(putfh(f), lockNew(Nfs4.WRITE_LT, 0, 100, o2, "lo", true)).status()).isEqualTo(Nfs4.NFS4_OK);
 
+      v3.close();
+      v3 = new NfsClient(gw.port(), 0, 0);
+      nfs_fh3 fh3 = new nfs_fh3(f);
+      NlmTest.Who nlm = new NlmTest.Who("hostv3", 5);
+      // NLM shares the lock table: it takes no new lock while v4.1 clients reclaim
+      assertThat(NlmTest.lock(v3, nlm, fh3, false, true, 200, 1, 1)).isEqualTo(NlmTest.NLM4_DENIED_GRACE_PERIOD);
+      assertThat(NlmTest.test(v3, nlm, fh3, true, 200, 1).stat()).isEqualTo(NlmTest.NLM4_DENIED_GRACE_PERIOD);
       try (Nfs4LockClient stranger = new Nfs4LockClient(gw.port(), "host-new")) {
         assertThat(stranger.call(putfh(f), stranger.open("p", BOTH, true)).status())
             .isEqualTo(Nfs4.NFS4ERR_RECLAIM_BAD);
@@ -129,6 +136,8 @@ class Nfs4GraceTest {
         assertThat(((LOCK4denied) last(d).resok()).owner().clientid()).isEqualTo(c.clientid);
         assertThat(c.call(putfh(f), lockNew(Nfs4.WRITE_LT, 200, 1, o2, "lo", true)).status())
             .isEqualTo(Nfs4.NFS4ERR_NO_GRACE);
+        assertThat(NlmTest.lock(v3, nlm, fh3, false, true, 50, 1, 1)).isEqualTo(NlmTest.NLM4_DENIED);
+        assertThat(NlmTest.lock(v3, nlm, fh3, false, true, 200, 1, 1)).isEqualTo(NlmTest.NLM4_GRANTED);
       }
       assertThat(record()).contains(hex("host-r"));
     }

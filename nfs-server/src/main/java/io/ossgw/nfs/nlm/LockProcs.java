@@ -45,6 +45,11 @@ import org.dcache.oncrpc4j.rpc.RpcCall;
  * client asks again within 5 s.
  * A waiter interrupted by a signal sends CANCEL, which ends the held request; if the grant had already been sent,
  * CANCEL answers NLM4_DENIED and the client then sends UNLOCK, so no lock is left behind.
+ *
+ * <p>Grace. While NFSv4.1 clients reclaim their locks after a restart (the v4.1 grace period), TEST and LOCK without
+ * the reclaim flag answer NLM4_DENIED_GRACE_PERIOD (as Linux lockd does in its grace period): the lock table is
+ * shared, and a lock taken now could be one a v4.1 client is about to reclaim. NLM clients are not recorded across
+ * restarts, so their reclaims are served as they come.
  */
 final class LockProcs {
   private static final System.Logger LOG = System.getLogger(LockProcs.class.getName());
@@ -58,13 +63,17 @@ final class LockProcs {
   private final Duration lockWait;
   private final Semaphore holds;
   private final Map<String, Integer> states = new ConcurrentHashMap<>();
+  /** The NFSv4.1 grace period (locks are shared: while v4.1 clients reclaim, NLM takes no new lock, as Linux lockd). */
+  private final java.util.function.BooleanSupplier inGrace;
 
   /**
    * @param lockWait how long a blocking LOCK is held waiting for the conflicting lock to go
    * @param maxHeld most blocking LOCK calls held at once (each holds an in-flight slot of the RPC server); beyond
    *     it they are answered at once
    */
-  LockProcs(Exports exports, InodeTable table, LockTable locks, Duration lockWait, int maxHeld) {
+  LockProcs(Exports exports, InodeTable table, LockTable locks, Duration lockWait, int maxHeld,
+      java.util.function.BooleanSupplier inGrace) {
+    this.inGrace = inGrace;
     this.exports = exports;
     this.table = table;
     this.handles = new FileHandles(table.secret());
@@ -85,6 +94,9 @@ final class LockProcs {
 
   nlm4_testres test(RpcCall call, nlm4_testargs a) {
     Target t = target(call, a.alock());
+    if (inGrace.getAsBoolean()) {
+      return new nlm4_testres(a.cookie(), Nlm4.NLM4_DENIED_GRACE_PERIOD, null);
+    }
     LockTable.Lock h = locks.test(t.file, t.owner, mode(a.exclusive()), t.start, t.end);
     if (h == null) {
       return new nlm4_testres(a.cookie(), Nlm4.NLM4_GRANTED, null);
@@ -94,6 +106,9 @@ final class LockProcs {
 
   nlm4_res lock(RpcCall call, nlm4_lockargs a, boolean monitored) {
     Target t = target(call, a.alock());
+    if (!a.reclaim() && inGrace.getAsBoolean()) {
+      return new nlm4_res(a.cookie(), Nlm4.NLM4_DENIED_GRACE_PERIOD);
+    }
     if (monitored) {
       noteState(t.owner.client(), a.state());
     }

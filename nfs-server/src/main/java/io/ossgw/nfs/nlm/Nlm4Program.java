@@ -38,7 +38,19 @@ public final class Nlm4Program implements RpcDispatchable {
    * @param maxHeld most blocking LOCK calls waiting at once
    */
   public Nlm4Program(Exports exports, InodeTable table, LockTable locks, Duration lockWait, int maxHeld) {
-    this.procs = new LockProcs(exports, table, locks, lockWait, maxHeld);
+    this(exports, table, locks, lockWait, maxHeld, () -> false);
+  }
+
+  /**
+   * @param locks the lock table (shared with other front ends)
+   * @param lockWait how long a blocking LOCK waits on the server before the client is told to ask again
+   * @param maxHeld most blocking LOCK calls waiting at once
+   * @param inGrace whether the NFSv4.1 grace period runs: TEST and non-reclaim LOCK then answer
+   *     NLM4_DENIED_GRACE_PERIOD, so an NLM client cannot take a lock a v4.1 client has yet to reclaim
+   */
+  public Nlm4Program(Exports exports, InodeTable table, LockTable locks, Duration lockWait, int maxHeld,
+      java.util.function.BooleanSupplier inGrace) {
+    this.procs = new LockProcs(exports, table, locks, lockWait, maxHeld, inGrace);
   }
 
   /**

@@ -16,22 +16,6 @@
  *       arguments NFS4ERR_BADXDR; only an undecodable header throws (GARBAGE_ARGS at the RPC layer).
  *   <li>Operations: EXCHANGE_ID (SP4_NONE only, no pNFS), CREATE_SESSION (no back channel, no persistent cache),
  *       SEQUENCE, DESTROY_SESSION, DESTROY_CLIENTID, BIND_CONN_TO_SESSION (fore channel only), RECLAIM_COMPLETE.
- *   <li>Filehandles, the pseudo file system and attributes: PUTROOTFH, PUTPUBFH (= root), PUTFH, GETFH, SAVEFH,
- *       RESTOREFH, LOOKUP, LOOKUPP, GETATTR, SETATTR, ACCESS, SECINFO, SECINFO_NO_NAME, VERIFY, NVERIFY.
- *       {@link io.ossgw.nfs.v4.V4Handles}: an export's object has exactly its NFSv3 handle (same bytes, same checks:
- *       STALE, NFS4ERR_ACCESS outside the CIDR list, NFS4ERR_PERM for a secure export from a high port, AUTH_NONE on
- *       an export without all_squash NFS4ERR_WRONGSEC at PUTFH/LOOKUP), so handles persist across restarts and mean
- *       the same object in both versions; pseudo nodes ({@link io.ossgw.nfs.v4.PseudoFs}, RFC 8881 §7.3: "/" and
- *       the directories above deeper exports, read-only, showing a client only exports its address may use) have
- *       9-byte handles that cannot be taken for v3's. LOOKUP crosses into an export (also one nested in another),
- *       LOOKUPP from an export's root returns to the pseudo directory above. {@link io.ossgw.nfs.v4.Fattr4}: the
- *       fattr4 codec (every REQUIRED attribute and the RECOMMENDED ones Linux asks for; fsid (export id, 0) per
- *       export and (0, 1) for the pseudo file system; owner strings are decimal ids; change from ctime/mtime and
- *       size) and the settable attributes (mode, owner, owner_group, size, time_access_set, time_modify_set) decoded
- *       into {@link io.ossgw.nfs.v4.Sattr4}. SETATTR of a size checks its stateid as WRITE does (OPENMODE, LOCKED
- *       against DENY_WRITE, GRACE for special stateids in the grace period); permissions as v3 SETATTR/ACCESS. Not done:
- *       WRONGSEC is reported by PUTFH itself rather than by the operation after it (RFC 8881 §2.6.3.1.1), so an
- *       AUTH_NONE client cannot PUTFH + SECINFO_NO_NAME on a refused export (SECINFO from the directory above works).
  *   <li>{@code v4.state}: {@link io.ossgw.nfs.v4.state.ClientTable} (client records with the EXCHANGE_ID cases of
  *       RFC 8881 §18.35.5 and the CREATE_SESSION sequence slot of §18.36.4, sessions, leases on an injected
  *       {@link java.time.Clock}, expiry freeing a client's sessions), {@link io.ossgw.nfs.v4.state.SlotTable} (per-slot
@@ -71,10 +55,16 @@
  *   <li>Configuration ({@code ossgw.nfs.versions}) reaching the builder option; metrics exported (per-operation counts exist in
  *       {@link io.ossgw.nfs.v4.Compound#count}, clients and sessions in the table); a zero-copy COMPOUND body
  *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
+ *   <li>Filehandle operations over the v3 persistent handles ({@link io.ossgw.nfs.handle}): PUTROOTFH, PUTFH,
+ *       PUTPUBFH, GETFH, SAVEFH, RESTOREFH, LOOKUP, LOOKUPP, with a pseudo root listing the exports (CIDR and squash
+ *       rules as in v3), SECINFO/SECINFO_NO_NAME (AUTH_SYS); then GETATTR/SETATTR (fattr4 bitmaps), ACCESS,
+ *       READDIR, READLINK, CREATE, REMOVE, RENAME, LINK.
  *   <li>Open state still missing: EXCLUSIVE4_1 verifiers kept in the file's attributes (today in memory for 10
- *       minutes, as v3's); a zero-copy WRITE body.
- *   <li>Locks: NLM has no grace period of its own, so after a restart an NLM client can take a lock a v4.1 client
- *       has yet to reclaim (the reclaim then gets NFS4ERR_DENIED); RELEASE_LOCKOWNER is v4.0-only and not offered.
+ *       minutes, as v3's); SETATTR of size checking the open's access (NFS4ERR_OPENMODE); a zero-copy WRITE body.
+ *   <li>Locks: NLM honours the v4.1 grace period (no new NLM lock while v4.1 clients reclaim) but NLM clients are
+ *       not recorded across restarts; LOCK on a directory or special file of an export answers NFS4ERR_BAD_STATEID
+ *       (no open can name it) and LOCKT on one tests it like a file, where the Linux server answers NFS4ERR_ISDIR /
+ *       NFS4ERR_WRONG_TYPE.
  *   <li>Checks still missing in the machinery: NFS4ERR_REP_TOO_BIG against ca_maxresponsesize, the rule that
  *       DESTROY_SESSION of the compound's own session is its last operation, sa_cachethis (every reply is cached
  *       today, within the size limit).
