@@ -344,9 +344,9 @@ public final class NfsServer implements AutoCloseable {
     }
 
     /**
-     * Also serves NFS version 4 (minor version 1, RFC 8881) on the same port; default off. Experimental and
-     * incomplete: sessions only (EXCHANGE_ID, CREATE_SESSION, SEQUENCE, DESTROY_*, BIND_CONN_TO_SESSION,
-     * RECLAIM_COMPLETE), every file operation answers NFS4ERR_NOTSUPP, so no client can mount through it yet.
+     * Also serves NFS version 4 minor version 1 (RFC 8881) on the same port, over the same exports, handles, open
+     * files and lock table as version 3; COMPOUNDs of minor versions 0 and 2 get NFS4ERR_MINOR_VERS_MISMATCH. Default
+     * off for library users; {@code ossgw serve} turns it on through {@code ossgw.nfs.versions} (default 3,4.1).
      */
     public Builder nfsV41(boolean on) {
       this.nfsV41 = on;
