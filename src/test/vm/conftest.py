@@ -58,6 +58,13 @@ def skip_unless_standard_nfs_ports_free():
         pytest.skip(f"ports {busy} of 127.0.0.1 are taken; the short form needs 111 (rpcbind) and 2049")
 
 
+def skip_unless_nfs_port_free():
+    """Skips the test when 127.0.0.1:2049 is taken: NFSv4.1's short form (`mount -t nfs HOST:/BUCKET`, no port
+    option) needs the gateway there; it needs nothing on 111."""
+    if not _port_free(2049):
+        pytest.skip("port 2049 of 127.0.0.1 is taken; the NFSv4.1 short form needs it")
+
+
 @pytest.fixture(scope="session")
 def vm_image():
     """Builds (or finds) the guest image once per session; skips when QEMU is missing."""

@@ -24,6 +24,20 @@ mount_v3() {
   mount -t nfs -o "nfsvers=3,proto=tcp,port=$NFS_PORT,mountport=$NFS_PORT,nolock${2:+,$2}" \
     "$NFS_HOST:/$BUCKET" "$1" || fail "mount -t nfs $NFS_HOST:/$BUCKET (port $NFS_PORT) failed"
 }
+# mount_v41 MOUNTPOINT [EXTRA_OPTIONS] [EXPORT]: NFSv4.1 on $NFS_PORT alone (no rpcbind, mountd or lockd; locks are
+# in the protocol); EXPORT defaults to /$BUCKET
+mount_v41() {
+  mkdir -p "$1"
+  mount -t nfs -o "vers=4.1,port=$NFS_PORT${2:+,$2}" "$NFS_HOST:${3:-/$BUCKET}" "$1" \
+    || fail "mount -t nfs -o vers=4.1,port=$NFS_PORT $NFS_HOST:${3:-/$BUCKET} failed"
+}
+# oss_counters STEP: prints "OSS STEP <the emulator's /-/counters JSON>" and resets the counters (needs EMU_PORT, the
+# emulator's port on the host; a no-op without it). The host sums these lines per step (requests per operation).
+oss_counters() {
+  [ -n "${EMU_PORT:-}" ] || return 0
+  echo "OSS $1 $(busybox wget -q -O - "http://$NFS_HOST:$EMU_PORT/-/counters" | tr -d '\n ')"
+  busybox wget -q -O /dev/null --post-data '' "http://$NFS_HOST:$EMU_PORT/-/counters/reset" || true
+}
 # nfs_vers MOUNTPOINT: the NFS version the kernel negotiated (from /proc/mounts)
 nfs_vers() {
   awk -v mp="$1" '$2 == mp { n = split($4, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^vers=/) print substr(o[i], 6) }' \

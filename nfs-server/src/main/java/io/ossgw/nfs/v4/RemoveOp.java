@@ -15,8 +15,7 @@ import io.ossgw.nfs.xdr.XdrType;
  * filehandle's directory (v3's REMOVE and RMDIR in one): DeleteObject of the object, or of the directory's marker.
  * Errors: the name's ({@link Component4#check}), the directory's ({@link ChangedDir#of}), NFS4ERR_NOENT for a name
  * that does not exist, NFS4ERR_ACCESS in a sticky directory for an entry the caller neither owns nor holds the
- * directory of, NFS4ERR_NOTEMPTY for a directory with entries. The removed object's handles go stale and its shared
- * open handle ({@link io.ossgw.nfs.fs.OpenFiles}) is released, as v3 REMOVE does.
+ * directory of, NFS4ERR_NOTEMPTY for a directory with entries. The removed object's handles go stale (as v3's).
  */
 final class RemoveOp implements Operation<REMOVE4args> {
   @Override

@@ -14,7 +14,7 @@ import io.ossgw.nfs.xdr.XdrType;
 /**
  * RENAME (RFC 8881 §18.26): {@code oldname} in the saved filehandle's directory becomes {@code newname} in the current
  * filehandle's, by the engine's rename (files: CopyObject + DeleteObject; directories: every object below copied, not
- * atomic). Filehandles and shared open handles ({@link io.ossgw.nfs.fs.OpenFiles}) follow the object, as in v3.
+ * atomic). Handles follow the object, as in v3.
  *
  * <p>Errors, in this order: no saved filehandle NFS4ERR_NOFILEHANDLE; the two directories in different file systems
  * (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; the names' ({@link Component4#check}); both

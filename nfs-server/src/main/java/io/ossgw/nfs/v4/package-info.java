@@ -16,22 +16,6 @@
  *       arguments NFS4ERR_BADXDR; only an undecodable header throws (GARBAGE_ARGS at the RPC layer).
  *   <li>Operations: EXCHANGE_ID (SP4_NONE only, no pNFS), CREATE_SESSION (no back channel, no persistent cache),
  *       SEQUENCE, DESTROY_SESSION, DESTROY_CLIENTID, BIND_CONN_TO_SESSION (fore channel only), RECLAIM_COMPLETE.
- *   <li>Filehandles, the pseudo file system and attributes: PUTROOTFH, PUTPUBFH (= root), PUTFH, GETFH, SAVEFH,
- *       RESTOREFH, LOOKUP, LOOKUPP, GETATTR, SETATTR, ACCESS, SECINFO, SECINFO_NO_NAME, VERIFY, NVERIFY.
- *       {@link io.ossgw.nfs.v4.V4Handles}: an export's object has exactly its NFSv3 handle (same bytes, same checks:
- *       STALE, NFS4ERR_ACCESS outside the CIDR list, NFS4ERR_PERM for a secure export from a high port, AUTH_NONE on
- *       an export without all_squash NFS4ERR_WRONGSEC at PUTFH/LOOKUP), so handles persist across restarts and mean
- *       the same object in both versions; pseudo nodes ({@link io.ossgw.nfs.v4.PseudoFs}, RFC 8881 §7.3: "/" and
- *       the directories above deeper exports, read-only, showing a client only exports its address may use) have
- *       9-byte handles that cannot be taken for v3's. LOOKUP crosses into an export (also one nested in another),
- *       LOOKUPP from an export's root returns to the pseudo directory above. {@link io.ossgw.nfs.v4.Fattr4}: the
- *       fattr4 codec (every REQUIRED attribute and the RECOMMENDED ones Linux asks for; fsid (export id, 0) per
- *       export and (0, 1) for the pseudo file system; owner strings are decimal ids; change from ctime/mtime and
- *       size) and the settable attributes (mode, owner, owner_group, size, time_access_set, time_modify_set) decoded
- *       into {@link io.ossgw.nfs.v4.Sattr4}. SETATTR of a size checks its stateid as WRITE does (OPENMODE, LOCKED
- *       against DENY_WRITE, GRACE for special stateids in the grace period); permissions as v3 SETATTR/ACCESS. Not done:
- *       WRONGSEC is reported by PUTFH itself rather than by the operation after it (RFC 8881 §2.6.3.1.1), so an
- *       AUTH_NONE client cannot PUTFH + SECINFO_NO_NAME on a refused export (SECINFO from the directory above works).
  *   <li>{@code v4.state}: {@link io.ossgw.nfs.v4.state.ClientTable} (client records with the EXCHANGE_ID cases of
  *       RFC 8881 §18.35.5 and the CREATE_SESSION sequence slot of §18.36.4, sessions, leases on an injected
  *       {@link java.time.Clock}, expiry freeing a client's sessions), {@link io.ossgw.nfs.v4.state.SlotTable} (per-slot
@@ -61,17 +45,6 @@
  *       period in which new opens, locks and LOCKT get NFS4ERR_GRACE; it ends after {@code v4Grace} or when all of
  *       them sent RECLAIM_COMPLETE, after which reclaims get NFS4ERR_NO_GRACE. No known clients (a first start, or no
  *       state directory): no grace period.
- *   <li>Directories and the namespace: READDIR ({@link io.ossgw.nfs.v4.ReaddirOp}: the engine's listing as v3
- *       READDIRPLUS takes it, no HEAD per entry; positions from v3's {@link io.ossgw.nfs.fs.DirCursors}, cookies from
- *       3, 1 and 2 NFS4ERR_BAD_COOKIE, never NFS4ERR_NOT_SAME; maxcount and dircount honoured, NFS4ERR_TOOSMALL;
- *       attributes per entry with rdattr_error; a pseudo directory lists the exports the client's address may see),
- *       READLINK (NFS4ERR_WRONG_TYPE for anything but a symlink), CREATE (NF4DIR, NF4LNK, and NF4BLK/NF4CHR/NF4SOCK/
- *       NF4FIFO as v3 MKNOD; NF4REG NFS4ERR_BADTYPE; createattrs with SETATTR's permission rules; the new object
- *       becomes the current filehandle), REMOVE (files and empty directories), RENAME (saved filehandle the source
- *       directory; NFS4ERR_XDEV across exports; NFS4ERR_EXIST over an incompatible or non-empty target) and LINK
- *       (v3 LINK's decision: NFS4ERR_PERM, NFS4ERR_ROFS on a read-only export). Names checked as LOOKUP's; a pseudo
- *       directory or read-only export is NFS4ERR_ROFS; change_info4 is the directory's change attribute before and
- *       after, atomic false ({@link io.ossgw.nfs.v4.ChangedDir}). Handles and shared open handles follow renames.
  *   <li>{@code v4.xdr}: the RFC 8881 types of those operations with bounded decoding (opaque and string lengths,
  *       array counts), reusing {@link io.ossgw.nfs.xdr.XdrReader}/{@link io.ossgw.nfs.xdr.XdrWriter}.
  * </ul>
