@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The training run of the gateway's JVM AOT cache (JDK 25: JEP 483 classes loaded and linked, JEP 515 method
+# profiles; docs/benchmarks.md "Start-up and JIT"). Run by ./ossgw when the cache of the current build is missing and
+# by the Dockerfile at image build time; needs no network, no FUSE and no root.
+#
+#   aot-train.sh CACHE JAVA JAR [JVM_OPTION...]
+#
+# Starts `JAVA JVM_OPTION... -XX:AOTCacheOutput=CACHE.tmp -jar JAR serve demo --nfs`: the embedded OSS emulator,
+# one engine and the NFS server, all on loopback ports chosen by the OS, state in a temporary directory. Their start
+# (Quarkus, the OSS SDK and HttpClient through the bucket check, the engine, oncrpc4j) is the training. With libnfs's
+# nfs-cp/nfs-ls on the PATH it also writes, lists and reads some files over NFS; where FUSE can be mounted (/dev/fuse
+# writable, fusermount installed: not in an image build) the same serve also mounts the bucket and lists, writes and
+# reads through it (the FUSE binding's classes). Then SIGTERM: the JVM assembles the
+# cache as it exits, and the file is moved to CACHE only when complete (a failed or killed training leaves none).
+# The JVM options must be those the cache will be used with (the JVM refuses a cache whose module or native-access
+# options differ), so ./ossgw and the Dockerfile pass the same ones they run the gateway with.
+set -euo pipefail
+(( $# >= 3 )) || { echo "usage: aot-train.sh CACHE JAVA JAR [JVM_OPTION...]" >&2; exit 64; }
+cache=$1 java=$2 jar=$3
+shift 3
+work="$(mktemp -d "${TMPDIR:-/tmp}/ossgw-aot-train.XXXXXX")"
+pid=""
+fuse=()
+if [[ -w /dev/fuse ]] && command -v fusermount >/dev/null; then
+  mkdir -p "$work/mnt"
+  fuse=(-Dossgw.mounts.train.bucket=demo -Dossgw.mounts.train.mountpoint="$work/mnt")
+fi
+cleanup() {
+  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  if (( ${#fuse[@]} )) && mountpoint -q "$work/mnt" 2>/dev/null; then fusermount -u -z "$work/mnt" 2>/dev/null; fi
+  rm -rf "$work" "$cache.tmp" "$cache.tmp.config"
+}
+trap cleanup EXIT
+
+"$java" "$@" -XX:AOTCacheOutput="$cache.tmp" -Dossgw.state-dir="$work/state" -Dquarkus.http.port=0 \
+  -Dossgw.emulator.bucket=demo "${fuse[@]}" -jar "$jar" serve demo --nfs --nfs-port 0 -o "tmpdir=$work" \
+  >"$work/log" 2>&1 &
+pid=$!
+port=""
+for _ in $(seq 600); do
+  port="$(sed -nE "s/.*NFS export 'demo': .* on 127\.0\.0\.1:([0-9]+);.*/\1/p" "$work/log" | head -n1)"
+  [[ -n "$port" ]] && break
+  kill -0 "$pid" 2>/dev/null || { cat "$work/log" >&2; echo "aot-train: the training gateway exited" >&2; exit 1; }
+  sleep 0.1
+done
+[[ -n "$port" ]] || { cat "$work/log" >&2; echo "aot-train: the training gateway did not start" >&2; exit 1; }
+
+# libnfs takes a URL's directory as the export to mount, so the files live at the export's root
+nfs_workload() {
+  local url="nfs://127.0.0.1/demo" q="?version=3&nfsport=$port&mountport=$port" i
+  head -c 1024 /dev/zero >"$work/small" && head -c $((8 << 20)) /dev/zero >"$work/big" || return 1
+  for i in $(seq 50); do nfs-cp "$work/small" "$url/train-f$i$q" >/dev/null || return 1; done
+  nfs-cp "$work/big" "$url/train-big$q" >/dev/null && nfs-ls "$url$q" >/dev/null \
+    && nfs-cp "$url/train-big$q" "$work/back" >/dev/null && nfs-cp "$url/train-f1$q" "$work/back1" >/dev/null
+}
+if command -v nfs-cp >/dev/null && command -v nfs-ls >/dev/null; then
+  nfs_workload || echo "aot-train: the NFS part of the training failed; the cache covers the start only" >&2
+fi
+
+fuse_workload() {
+  local d="$work/mnt/train-fuse" i
+  mkdir "$d" && for i in $(seq 50); do echo "$i" >"$d/f$i" || return 1; done
+  head -c $((8 << 20)) /dev/zero >"$d/big" && ls -l "$work/mnt" "$d" >/dev/null && cat "$d"/* >/dev/null \
+    && mv "$d/f1" "$d/g1" && chmod 600 "$d/g1" && rm -r "$d"
+}
+if (( ${#fuse[@]} )) && mountpoint -q "$work/mnt"; then
+  fuse_workload || echo "aot-train: the FUSE part of the training failed" >&2
+fi
+
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+pid=""
+if [[ ! -s "$cache.tmp" ]]; then
+  cat "$work/log" >&2
+  echo "aot-train: no cache written (exit status $rc)" >&2
+  exit 1
+fi
+mv -f "$cache.tmp" "$cache"
