@@ -19,31 +19,54 @@ set -euo pipefail
 cache=$1 java=$2 jar=$3
 shift 3
 work="$(mktemp -d "${TMPDIR:-/tmp}/ossgw-aot-train.XXXXXX")"
+# absolute paths: the training runs in its own directory
+java="$(command -v "$java")" jar="$(readlink -f "$jar")" cache="$(readlink -f "$(dirname "$cache")")/$(basename "$cache")"
 pid=""
 fuse=()
-if [[ -w /dev/fuse ]] && command -v fusermount >/dev/null; then
-  mkdir -p "$work/mnt"
-  fuse=(-Dossgw.mounts.train.bucket=demo -Dossgw.mounts.train.mountpoint="$work/mnt")
-fi
 cleanup() {
-  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  if (( ${#fuse[@]} )) && mountpoint -q "$work/mnt" 2>/dev/null; then fusermount -u -z "$work/mnt" 2>/dev/null; fi
+  if [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; then wait "$pid" 2>/dev/null || true; fi
+  if [[ -d "$work/mnt" ]] && mountpoint -q "$work/mnt" 2>/dev/null; then fusermount -u -z "$work/mnt" 2>/dev/null; fi
   rm -rf "$work" "$cache.tmp" "$cache.tmp.config"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
 
-"$java" "$@" -XX:AOTCacheOutput="$cache.tmp" -Dossgw.state-dir="$work/state" -Dquarkus.http.port=0 \
-  -Dossgw.emulator.bucket=demo "${fuse[@]}" -jar "$jar" serve demo --nfs --nfs-port 0 -o "tmpdir=$work" \
-  >"$work/log" 2>&1 &
-pid=$!
-port=""
-for _ in $(seq 600); do
-  port="$(sed -nE "s/.*NFS export 'demo': .* on 127\.0\.0\.1:([0-9]+);.*/\1/p" "$work/log" | head -n1)"
-  [[ -n "$port" ]] && break
-  kill -0 "$pid" 2>/dev/null || { cat "$work/log" >&2; echo "aot-train: the training gateway exited" >&2; exit 1; }
-  sleep 0.1
+# The training sees none of the user's configuration: no endpoint, credentials or ossgw/Quarkus settings from the
+# environment (it must never reach a real bucket), and no ./config/application.properties or ./.env (Quarkus reads
+# both from the working directory).
+for v in $(compgen -e); do
+  case "$v" in OSSGW_* | QUARKUS_* | OSS_* | SMALLRYE_*) unset "$v" ;; esac
 done
-[[ -n "$port" ]] || { cat "$work/log" >&2; echo "aot-train: the training gateway did not start" >&2; exit 1; }
+cd "$work"
+
+# start_serve: the training gateway in the background (pid), and its NFS port (port) once the export is up.
+start_serve() {
+  "$java" "$@" -XX:AOTCacheOutput="$cache.tmp" -Dossgw.state-dir="$work/state" -Dquarkus.http.port=0 \
+    -Dossgw.emulator.bucket=demo "${fuse[@]}" -jar "$jar" serve demo --nfs --nfs-port 0 -o "tmpdir=$work" \
+    >"$work/log" 2>&1 &
+  pid=$!
+  port=""
+  for _ in $(seq 600); do
+    port="$(sed -nE "s/.*NFS export 'demo': .* on 127\.0\.0\.1:([0-9]+);.*/\1/p" "$work/log" | head -n1)"
+    [[ -n "$port" ]] && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$work/log" >&2
+  if kill "$pid" 2>/dev/null; then wait "$pid" 2>/dev/null || true; fi
+  pid=""
+  rm -f "$cache.tmp" "$cache.tmp.config"
+  return 1
+}
+if [[ -w /dev/fuse ]] && command -v fusermount >/dev/null; then
+  mkdir -p "$work/mnt"
+  fuse=(-Dossgw.mounts.train.bucket=demo -Dossgw.mounts.train.mountpoint="$work/mnt")
+  # /dev/fuse can be there without the right to mount (an unprivileged container): then train without FUSE
+  start_serve "$@" || { echo "aot-train: no FUSE mount here; training without it" >&2; fuse=(); start_serve "$@"; } \
+    || { echo "aot-train: the training gateway did not start" >&2; exit 1; }
+else
+  start_serve "$@" || { echo "aot-train: the training gateway did not start" >&2; exit 1; }
+fi
 
 # libnfs takes a URL's directory as the export to mount, so the files live at the export's root
 nfs_workload() {
