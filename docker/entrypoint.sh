@@ -172,8 +172,8 @@ ossgw_jit_options() {
 JIT_OPTS="$(ossgw_jit_options "$@")"
 
 # --- AOT cache: the image's, made by a training run at image build time (docker/aot-train.sh, see the Dockerfile) for
-# exactly this runtime, these jars and these JVM options (native access, C1 only): a third less CPU to start
-# (docs/benchmarks.md "Start-up and JIT"). Used for every command but `emulator`; OSSGW_AOT=0 or an -XX:AOT*,
+# exactly this runtime, these jars and these JVM options (native access, C1 only): a quarter to a third less CPU to
+# start (docs/benchmarks.md "Start-up and JIT"). Used for every command but `emulator`; OSSGW_AOT=0 or an -XX:AOT*,
 # SharedArchiveFile or -Xshare option in OSSGW_JAVA_OPTS turns it off. A cache that does not match the jars (e.g. an
 # app mounted over /opt/ossgw/quarkus-app) is refused by the JVM with an "[aot] ... has changed" warning and not used.
 AOT_CACHE="${OSSGW_AOT_CACHE:-$OSSGW_HOME/ossgw.aot}"
