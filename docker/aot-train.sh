@@ -47,7 +47,8 @@ start_serve() {
   pid=$!
   port=""
   for _ in $(seq 600); do
-    port="$(sed -nE "s/.*NFS export 'demo': .* on 127\.0\.0\.1:([0-9]+);.*/\1/p" "$work/log" | head -n1)"
+    # "NFS export 'demo': /demo (bucket demo) on 127.0.0.1:PORT; ..." (or "PORT, NFS 3,4.1; ..." with NFSv4.1)
+    port="$(sed -nE "s/.*NFS export 'demo': .* on 127\.0\.0\.1:([0-9]+)[^0-9].*/\1/p" "$work/log" | head -n1)"
     [[ -n "$port" ]] && return 0
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
