@@ -90,7 +90,8 @@ RUN chmod 0755 /usr/local/bin/ossgw-entrypoint /usr/local/bin/ossgw-aot-train \
 # --- the JVM's AOT cache (JDK 25, JEP 483/515) for this runtime and these jars: a training run of `serve --nfs` on the
 # embedded emulator (no network, no FUSE; nfs-cp/nfs-ls from libnfs-utils drive the NFS server), with the JVM options
 # docker/entrypoint.sh runs the gateway with. A stage of its own so libnfs-utils stays out of the image; the cache is
-# valid in the final stage because it has the same runtime and jars (same layers, same paths and mtimes).
+# valid in the final stage because it has the same runtime and jars (same layers, same paths and mtimes), which
+# ossgw.aot.key records and the entrypoint checks.
 FROM run AS aot-train
 # hadolint ignore=DL3008
 RUN apt-get update \
@@ -99,7 +100,7 @@ RUN apt-get update \
       --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
 
 FROM run
-COPY --from=aot-train /opt/ossgw/ossgw.aot /opt/ossgw/ossgw.aot
+COPY --from=aot-train /opt/ossgw/ossgw.aot /opt/ossgw/ossgw.aot.key /opt/ossgw/
 
 # 2049 NFS (and MOUNT on the same port), 445 SMB, 8080 health + metrics; 111 only with ossgw.nfs.rpcbind=true
 EXPOSE 2049/tcp 445/tcp 8080/tcp

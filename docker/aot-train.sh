@@ -14,7 +14,27 @@
 # cache as it exits, and the file is moved to CACHE only when complete (a failed or killed training leaves none).
 # The JVM options must be those the cache will be used with (the JVM refuses a cache whose module or native-access
 # options differ), so ./ossgw and the Dockerfile pass the same ones they run the gateway with.
+#
+#   aot-train.sh --key JAVA JAR
+#
+# prints the key of the JDK of JAVA (its libjvm.so and lib/modules) and of the app of JAR (every jar under JAR's
+# directory: name, size, mtime). A training writes it to CACHE.key; ./ossgw keeps its caches under it and
+# docker/entrypoint.sh uses a cache only when its CACHE.key is the key of the runtime and app at hand. This check is
+# needed: with Quarkus's fast-jar layout the JVM validates only the JDK part of a cache's class path, so it takes a
+# cache made for other jars without a word (measured with JDK 25.0.3; docs/benchmarks.md "Start-up and JIT").
 set -euo pipefail
+aot_key() {
+  local java home
+  java="$(readlink -f "$(command -v "$1")")"
+  home="$(dirname "$(dirname "$java")")"
+  { stat -L -c '%n %s %Y' "$home/lib/server/libjvm.so" "$home/lib/modules" 2>/dev/null
+    (cd "$(dirname "$2")" && find . -name '*.jar' -printf '%p %s %T@\n' | LC_ALL=C sort); } | cksum | tr ' ' -
+}
+if [[ "${1:-}" == --key ]]; then
+  (( $# == 3 )) || { echo "usage: aot-train.sh --key JAVA JAR" >&2; exit 64; }
+  aot_key "$2" "$3"
+  exit 0
+fi
 (( $# >= 3 )) || { echo "usage: aot-train.sh CACHE JAVA JAR [JVM_OPTION...]" >&2; exit 64; }
 cache=$1 java=$2 jar=$3
 shift 3
@@ -100,4 +120,5 @@ if [[ ! -s "$cache.tmp" ]]; then
   echo "aot-train: no cache written (exit status $rc)" >&2
   exit 1
 fi
+aot_key "$java" "$jar" >"$cache.key"
 mv -f "$cache.tmp" "$cache"

@@ -174,14 +174,24 @@ JIT_OPTS="$(ossgw_jit_options "$@")"
 # --- AOT cache: the image's, made by a training run at image build time (docker/aot-train.sh, see the Dockerfile) for
 # exactly this runtime, these jars and these JVM options (native access, C1 only): a quarter to a third less CPU to
 # start (docs/benchmarks.md "Start-up and JIT"). Used for every command but `emulator`; OSSGW_AOT=0 or an -XX:AOT*,
-# SharedArchiveFile or -Xshare option in OSSGW_JAVA_OPTS turns it off. A cache that does not match the jars (e.g. an
-# app mounted over /opt/ossgw/quarkus-app) is refused by the JVM with an "[aot] ... has changed" warning and not used.
+# SharedArchiveFile or -Xshare option in OSSGW_JAVA_OPTS turns it off. It is used only when its key file (written by
+# the training) is the key of this runtime and these jars (aot-train.sh --key): the JVM does not check the jars of a
+# fast-jar app itself, so a cache made for other jars (e.g. an app mounted over /opt/ossgw/quarkus-app) is skipped here,
+# with a log line.
 AOT_CACHE="${OSSGW_AOT_CACHE:-$OSSGW_HOME/ossgw.aot}"
 AOT_OPTS=""
+aot_train="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
+if [[ -x "$aot_train/aot-train.sh" ]]; then aot_train="$aot_train/aot-train.sh"; else aot_train="$aot_train/ossgw-aot-train"; fi
 if [[ "$1" != emulator && "${OSSGW_AOT:-1}" != 0 && -f "$AOT_CACHE" ]]; then
   case " ${OSSGW_JAVA_OPTS:-} " in
     *-XX:AOT*|*SharedArchiveFile*|*-Xshare*) ;;
-    *) AOT_OPTS="-XX:AOTCache=$AOT_CACHE" ;;
+    *)
+      if [[ -x "$aot_train" && "$(cat "$AOT_CACHE.key" 2>/dev/null)" == "$("$aot_train" --key "$JAVA" "$JAR" || true)" ]]; then
+        AOT_OPTS="-XX:AOTCache=$AOT_CACHE"
+      else
+        log "AOT cache $AOT_CACHE not used: made for another runtime or other jars (or $AOT_CACHE.key is missing)"
+      fi
+      ;;
   esac
 fi
 
