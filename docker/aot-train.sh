@@ -27,7 +27,7 @@ aot_key() {
   local java home
   java="$(readlink -f "$(command -v "$1")")"
   home="$(dirname "$(dirname "$java")")"
-  { stat -L -c '%n %s %Y' "$home/lib/server/libjvm.so" "$home/lib/modules" 2>/dev/null
+  { stat -L -c '%n %s %Y' "$home/lib/server/libjvm.so" "$home/lib/modules" 2>/dev/null || true
     (cd "$(dirname "$2")" && find . -name '*.jar' -printf '%p %s %T@\n' | LC_ALL=C sort); } | cksum | tr ' ' -
 }
 if [[ "${1:-}" == --key ]]; then
