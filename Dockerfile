@@ -62,7 +62,7 @@ java.sql,java.xml,jdk.management,jdk.security.auth,jdk.unsupported,jdk.zipfs
 
 # --- run: debian:bookworm-slim with libfuse2 (jnr-fuse loads libfuse.so.2), fuse (fusermount), samba (smbd for SMB
 # shares, supervised by the gateway) and tini (PID 1: reaps smbd's children, forwards SIGTERM)
-FROM ${BASE_IMAGE}
+FROM ${BASE_IMAGE} AS run
 ENV JAVA_HOME=/opt/java/openjdk \
     OSSGW_HOME=/opt/ossgw \
     LANG=C.UTF-8
@@ -83,8 +83,24 @@ RUN echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/so
 COPY --from=jre /jre /opt/java/openjdk
 COPY --from=app /quarkus-app /opt/ossgw/quarkus-app
 COPY docker/entrypoint.sh /usr/local/bin/ossgw-entrypoint
-RUN chmod 0755 /usr/local/bin/ossgw-entrypoint \
+COPY docker/aot-train.sh /usr/local/bin/ossgw-aot-train
+RUN chmod 0755 /usr/local/bin/ossgw-entrypoint /usr/local/bin/ossgw-aot-train \
  && java -version
+
+# --- the JVM's AOT cache (JDK 25, JEP 483/515) for this runtime and these jars: a training run of `serve --nfs` on the
+# embedded emulator (no network, no FUSE; nfs-cp/nfs-ls from libnfs-utils drive the NFS server), with the JVM options
+# docker/entrypoint.sh runs the gateway with. A stage of its own so libnfs-utils stays out of the image; the cache is
+# valid in the final stage because it has the same runtime and jars (same layers, same paths and mtimes), which
+# ossgw.aot.key records and the entrypoint checks.
+FROM run AS aot-train
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libnfs-utils \
+ && ossgw-aot-train /opt/ossgw/ossgw.aot java /opt/ossgw/quarkus-app/quarkus-run.jar \
+      --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
+
+FROM run
+COPY --from=aot-train /opt/ossgw/ossgw.aot /opt/ossgw/ossgw.aot.key /opt/ossgw/
 
 # 2049 NFS (NFSv4.1 alone needs nothing else; NFSv3's MOUNT and NLM share it), 445 SMB, 8080 health + metrics;
 # 111 (rpcbind, TCP+UDP) only for NFSv3 clients with ossgw.nfs.rpcbind=true

@@ -19,7 +19,8 @@
 #                       file, or the container's limit less a reserve): sizes heap, direct memory and buffers (below)
 #   OSSGW_JAVA_OPTS     extra JVM options, placed before -jar (e.g. -Dquarkus.http.port=9090); its -Xmx, -Xms,
 #                       -XX:MaxDirectMemorySize and GC win over the derived ones, its -XX:TieredStopAtLevel over the
-#                       C1-only default (see "JIT" below)
+#                       C1-only default (see "JIT" below); an -XX:AOT* option turns the image's AOT cache off
+#   OSSGW_AOT=0         do not use the AOT cache ($OSSGW_HOME/ossgw.aot, made at image build; OSSGW_AOT_CACHE: another)
 # SMB users' Unix accounts (Samba's tdbsam needs one each) are created by the gateway itself (io.ossgw.app.smb).
 set -euo pipefail
 
@@ -170,8 +171,34 @@ ossgw_jit_options() {
 # <<< JIT
 JIT_OPTS="$(ossgw_jit_options "$@")"
 
+# --- AOT cache: the image's, made by a training run at image build time (docker/aot-train.sh, see the Dockerfile) for
+# exactly this runtime, these jars and these JVM options (native access, C1 only): a quarter to a third less CPU to
+# start (docs/benchmarks.md "Start-up and JIT"). Used for every command but `emulator`; OSSGW_AOT=0 or an -XX:AOT*,
+# SharedArchiveFile or -Xshare option in OSSGW_JAVA_OPTS turns it off. It is used only when its key file (written by
+# the training) is the key of this runtime and these jars (aot-train.sh --key): the JVM does not check the jars of a
+# fast-jar app itself, so a cache made for other jars (e.g. an app mounted over /opt/ossgw/quarkus-app) is skipped here,
+# with a log line.
+AOT_CACHE="${OSSGW_AOT_CACHE:-$OSSGW_HOME/ossgw.aot}"
+AOT_OPTS=""
+aot_train="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
+if [[ -x "$aot_train/aot-train.sh" ]]; then aot_train="$aot_train/aot-train.sh"; else aot_train="$aot_train/ossgw-aot-train"; fi
+if [[ "$1" != emulator && "${OSSGW_AOT:-1}" != 0 && -f "$AOT_CACHE" ]]; then
+  case " ${OSSGW_JAVA_OPTS:-} " in
+    *-XX:AOT*|*SharedArchiveFile*|*-Xshare*) ;;
+    *)
+      if [[ -x "$aot_train" && "$(cat "$AOT_CACHE.key" 2>/dev/null)" == "$("$aot_train" --key "$JAVA" "$JAR" || true)" ]]; then
+        AOT_OPTS="-XX:AOTCache=$AOT_CACHE"
+      else
+        log "AOT cache $AOT_CACHE not used: made for another runtime or other jars (or $AOT_CACHE.key is missing)"
+      fi
+      ;;
+  esac
+fi
+
 # jnr-fuse/jffi load native code and use sun.misc.Unsafe: allowed explicitly (Java 25 warns otherwise).
 # shellcheck disable=SC2086
-exec "$JAVA" $MEMORY_OPTS $JIT_OPTS -XX:+ExitOnOutOfMemoryError \
+# The Dockerfile's training run passes these same --enable-native-access and --sun-misc-unsafe-memory-access options
+# (the JVM refuses an AOT cache made with other module options).
+exec "$JAVA" $MEMORY_OPTS $JIT_OPTS $AOT_OPTS -XX:+ExitOnOutOfMemoryError \
   --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow ${OSSGW_JAVA_OPTS:-} \
   -jar "$JAR" "$@"

@@ -8,12 +8,12 @@
 #   for d in ls ls2 ls3 ls4 ls5; do java -cp jmh/target/benchmarks.jar io.ossgw.jmh.SeedObjects \
 #       http://127.0.0.1:$(cat /tmp/p) probe ak sk prefix=$d/ count=3000 size=1k threads=16; done
 #   ENDPOINT=http://127.0.0.1:$(cat /tmp/p) src/test/bench/ls-cpu-curve.sh LABEL [MOUNT_OPTIONS] [JAVA_OPTIONS]
-# Prints the gateway's CPU seconds to start and mount, then per directory: wall seconds / gateway CPU seconds (utime+stime from /proc) and the HEADs it cost.
+# Prints the gateway's CPU seconds to start and mount (and the wall seconds until mounted), then per directory: wall seconds / gateway CPU seconds (utime+stime from /proc) and the HEADs it cost.
 set -euo pipefail
 LABEL=$1 OPTS=${2:-} JOPTS=${3:-}
 . "$(dirname "$0")/fuse-mount.sh"
 bench_mount ls-cpu
-out="$LABEL: start $(printf '%.2f' "$(echo "$(cpu)/$(getconf CLK_TCK)" | bc -l)") CPU-s;"
+out="$LABEL: start $(printf '%.2f' "$(echo "$(cpu)/$(getconf CLK_TCK)" | bc -l)") CPU-s, mounted in $MOUNT_S s;"
 for d in ${DIRS:-ls ls2 ls3 ls4 ls5}; do
   stat "$M/$d" >/dev/null; sleep 1
   curl -s -XPOST "$ENDPOINT/-/counters/reset" >/dev/null

@@ -11,6 +11,7 @@
 #      smbclient, /dev/fuse and root are there): nfs-cp a file in, nfs-ls lists it, nfs-cat reads it back, smbclient
 #      puts and gets one, /q/health/ready is UP, /q/metrics counts exactly those bytes per front end, SIGTERM ends it
 #      with exit 0
+#   7. the JVM AOT cache of ./ossgw and docker/entrypoint.sh (src/test/packaging/launcher-aot.sh)
 # Tools come from src/test/packaging/install-tools.sh (helm + manifest-check under $OSSGW_TOOLS, hadolint + PyYAML in
 # the venv, nfs-ls/nfs-cp/nfs-cat from libnfs-utils); .ci/run runs it. Writes $LOGS/packaging-check.xml (JUnit) and
 # ends with "packaging: N passed, N failed". Exit 1 if any check failed, 2 if a tool is missing.
@@ -278,6 +279,11 @@ EOF
   [[ $rc == 0 ]] || { echo "serve exited with $rc after SIGTERM"; tail -20 "$WORK/serve.log"; return 1; }
 }
 check "entrypoint: serve NFS + SMB (nfs-cp/ls/cat, smbclient, ready, /q/metrics bytes, SIGTERM)" serve_nfs
+
+# --- 7. the JVM AOT cache of ./ossgw and the entrypoint: trained once per build and used, a rebuilt jar's new cache
+# and the JVM's warning for a stale one, the overrides (OSSGW_AOT=0, -XX:AOT* in OSSGW_JAVA_OPTS)
+# shellcheck source=src/test/packaging/launcher-aot.sh
+source "$ROOT/src/test/packaging/launcher-aot.sh"
 
 write_junit "$LOGS/packaging-check.xml"
 echo "packaging: $PASSED passed, $FAILED failed"
