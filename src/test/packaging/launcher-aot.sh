@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Packaging check of the JVM AOT cache (issue 14; docs/benchmarks.md "Start-up and JIT") in ./ossgw and
 # docker/entrypoint.sh, on the host with the built app (gateway-app/target/quarkus-app) and a JDK >= 25 in JAVA_HOME:
-#   1. ./ossgw trains a cache once for a build (docker/aot-train.sh) and its next start loads the app's classes from it
-#   2. a rebuilt jar: ./ossgw trains a new cache under a new key and does not use the old one
+#   1. a plain start never trains; OSSGW_AOT=train trains a cache once for a build (docker/aot-train.sh) and the next
+#      start loads the app's classes from it
+#   2. a rebuilt jar: the old cache is not used, and OSSGW_AOT=train trains a new one under a new key
 #   3. OSSGW_JAVA_OPTS with an -XX:AOT* option and OSSGW_AOT=0 win (no cache used, none trained)
 #   4. docker/entrypoint.sh uses $OSSGW_HOME/ossgw.aot when its ossgw.aot.key matches the runtime and jars, not with
 #      OSSGW_AOT=0, and not (saying so) once a jar has changed
@@ -41,9 +42,14 @@ from_cache() { grep -q "$MAIN_CLASS source: shared objects file" "$1"; }
 caches() { find "$1" -name ossgw.aot 2>/dev/null | wc -l; }
 
 trains_once_and_uses() {
+  # a plain start of a build the launcher did not build waits for no training
+  OSSGW_AOT_DIR="$WORK/aot" "$R/ossgw" --version >"$WORK/v0.out" 2>"$WORK/v0.err" || { cat "$WORK/v0.err"; return 1; }
+  ! grep -q "training" "$WORK/v0.err" || { echo "a plain start trained"; return 1; }
+  [[ "$(caches "$WORK/aot")" == 0 ]] || { echo "a plain start made a cache"; return 1; }
   # an endpoint in the environment must not reach the training (it trains on its own embedded emulator): this one
   # refuses connections, so a training that used it would fail
-  OSSGW_OSS_ENDPOINT=http://127.0.0.1:9 OSSGW_AOT_DIR="$WORK/aot" "$R/ossgw" --version >"$WORK/v1.out" 2>"$WORK/v1.err" \
+  OSSGW_AOT=train OSSGW_OSS_ENDPOINT=http://127.0.0.1:9 OSSGW_AOT_DIR="$WORK/aot" "$R/ossgw" --version \
+    >"$WORK/v1.out" 2>"$WORK/v1.err" \
     || { cat "$WORK/v1.err"; return 1; }
   grep -q "training the JVM's AOT cache" "$WORK/v1.err" || { echo "no training announced"; cat "$WORK/v1.err"; return 1; }
   [[ "$(caches "$WORK/aot")" == 1 ]] || { echo "expected one cache"; find "$WORK/aot"; return 1; }
@@ -58,8 +64,12 @@ trains_once_and_uses() {
 rebuilt_jar_new_cache() {
   local jar="$R/gateway-app/target/quarkus-app/quarkus-run.jar"
   cp --remove-destination "$APP/quarkus-run.jar" "$jar" && touch -d '+1 min' "$jar"
-  # the launcher keys the cache by the jars: a new one is trained and the old one is not used
-  OSSGW_AOT_DIR="$WORK/aot" OSSGW_JAVA_OPTS="-Xlog:class+load=info" "$R/ossgw" --version >"$WORK/n.out" 2>"$WORK/n.err" \
+  # the launcher keys the cache by the jars: the old one is not used, and a new one is trained when asked
+  OSSGW_AOT_DIR="$WORK/aot" OSSGW_JAVA_OPTS="-Xlog:class+load=info" "$R/ossgw" --version >"$WORK/s.out" 2>&1 \
+    || { cat "$WORK/s.out"; return 1; }
+  ! from_cache "$WORK/s.out" || { echo "the old cache was used for a rebuilt jar"; return 1; }
+  OSSGW_AOT=train OSSGW_AOT_DIR="$WORK/aot" OSSGW_JAVA_OPTS="-Xlog:class+load=info" "$R/ossgw" --version \
+    >"$WORK/n.out" 2>"$WORK/n.err" \
     || { cat "$WORK/n.err"; return 1; }
   grep -q "training the JVM's AOT cache" "$WORK/n.err" || { echo "no new training"; cat "$WORK/n.err"; return 1; }
   [[ "$(caches "$WORK/aot")" == 2 ]] || { echo "expected a second cache"; find "$WORK/aot"; return 1; }
@@ -98,7 +108,7 @@ entrypoint_uses_image_cache() {
   ! from_cache "$WORK/e1.out" || { echo "entrypoint: a stale cache was used"; return 1; }
 }
 
-check "launcher: AOT cache trained once per build and used" trains_once_and_uses
+check "launcher: AOT cache trained when asked (never on a plain start), once per build, and used" trains_once_and_uses
 check "launcher: a rebuilt jar gets a new AOT cache" rebuilt_jar_new_cache
 check "launcher: -XX:AOT* in OSSGW_JAVA_OPTS and OSSGW_AOT=0 win" overrides_win
 check "entrypoint: the image's AOT cache used; not with OSSGW_AOT=0 or changed jars" entrypoint_uses_image_cache
