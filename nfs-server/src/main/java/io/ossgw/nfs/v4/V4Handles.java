@@ -170,14 +170,21 @@ public final class V4Handles {
    * export whose root is that name (from a pseudo directory, or from inside an export holding a nested one). Type and
    * permission checks of {@code dir} are the caller's.
    *
-   * @throws Nfs4Exception NOENT (no such name, or an export the peer does not see), the checks of {@link
-   *     #checkClient} when entering an export, the errno's status of the engine's lookup
+   * @throws Nfs4Exception NOENT (no such name), the checks of {@link #checkClient} when entering an export (so an
+   *     export whose CIDR list refuses the peer is NFS4ERR_ACCESS, though the pseudo directory's listing hides it),
+   *     the errno's status of the engine's lookup
    */
   public V4Target lookup(V4Target dir, String name, Peer p) {
     if (dir.pseudo()) {
       PseudoFs.Node n = pseudo.byFileid(dir.fileid());
       PseudoFs.Child c = n == null ? null : pseudo.child(n, name, address(p));
       if (c == null) {
+        Export refused = pseudo.exportAt(join(dir.path(), name));
+        if (refused != null) {
+          // hidden from this client's listing, but named: the export exists and refuses it (issue 11 asks for
+          // "permission denied" at mount, where Linux's knfsd answers NOENT)
+          checkClient(p, refused);
+        }
         throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, name + " in " + dir.path());
       }
       if (c.export() != null) {
@@ -301,6 +308,12 @@ public final class V4Handles {
       PseudoFs.Node n = pseudo.byFileid(dir.fileid());
       PseudoFs.Child c = n == null ? null : pseudo.child(n, name, address(p));
       if (c == null) {
+        Export refused = pseudo.exportAt(join(dir.path(), name));
+        if (refused != null) {
+          // hidden from this client's listing, but named: the export exists and refuses it (issue 11 asks for
+          // "permission denied" at mount, where Linux's knfsd answers NOENT)
+          checkClient(p, refused);
+        }
         throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, name + " in " + dir.path());
       }
       return c.export() != null ? Identities.flavors(c.export()) : PSEUDO_FLAVORS.clone();

@@ -52,9 +52,8 @@
  * <h2>What is next</h2>
  *
  * <ol>
- *   <li>Configuration ({@code ossgw.nfs.versions}) reaching the builder option; metrics exported (per-operation counts exist in
- *       {@link io.ossgw.nfs.v4.Compound#count}, clients and sessions in the table); a zero-copy COMPOUND body
- *       for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it for the slot cache).
+ *   <li>A zero-copy COMPOUND body for WRITE (today {@link io.ossgw.nfs.v4.Nfs4Program} copies the body to hash it
+ *       for the slot cache).
  *   <li>Open state still missing: EXCLUSIVE4_1 verifiers kept in the file's attributes (today in memory for 10
  *       minutes, as v3's); a zero-copy WRITE body.
  *   <li>Locks: NLM honours the v4.1 grace period (no new NLM lock while v4.1 clients reclaim) but NLM clients are
@@ -67,7 +66,6 @@
  *   <li>Checks still missing in the machinery: NFS4ERR_REP_TOO_BIG against ca_maxresponsesize, the rule that
  *       DESTROY_SESSION of the compound's own session is its last operation, sa_cachethis (every reply is cached
  *       today, within the size limit).
- *   <li>The VM lane tests of issue 11 with the guest kernel's client.
  * </ol>
  */
 package io.ossgw.nfs.v4;

@@ -123,8 +123,8 @@ class FilehandleOpsTest {
     assertThat((long[]) Attr4Values.of(r, 2).get(FATTR4_FSID)).containsExactly(0, 1);
     assertThat((long[]) Attr4Values.of(r, 5).get(FATTR4_FSID)).containsExactly(Export.idOf("/deep/er/x") & 0xffffffffL, 0);
     assertThat(fh(r, 9)).isEqualTo(fh(c.call(putrootfh(), getfh()), 1));
-    // 127.0.0.1 is outside /hidden's 10.0.0.0/8: the name does not exist for it
-    assertThat(fails(putrootfh(), lookup("hidden"))).isEqualTo(NFS4ERR_NOENT);
+    // 127.0.0.1 is outside /hidden's 10.0.0.0/8: not listed for it, and a lookup by name is refused
+    assertThat(fails(putrootfh(), lookup("hidden"))).isEqualTo(NFS4ERR_ACCESS);
     assertThat(fails(putrootfh(), lookup("nothing"))).isEqualTo(NFS4ERR_NOENT);
   }
 
@@ -212,7 +212,7 @@ class FilehandleOpsTest {
     assertThat(((SECINFO4resok) body(r, 1)).flavors()).containsExactly(AUTH_SYS, AUTH_NONE);
     // the current filehandle is consumed
     assertThat(fails(putrootfh(), secinfo(V4Gateway.BUCKET), getfh())).isEqualTo(NFS4ERR_NOFILEHANDLE);
-    assertThat(fails(putrootfh(), secinfo("hidden"))).isEqualTo(NFS4ERR_NOENT);
+    assertThat(fails(putrootfh(), secinfo("hidden"))).isEqualTo(NFS4ERR_ACCESS);
     assertThat(fails(putrootfh(), lookup(V4Gateway.BUCKET), secinfo("missing"))).isEqualTo(NFS4ERR_NOENT);
     r = c.call(putrootfh(), lookup(V4Gateway.BUCKET), secinfoNoName(SECINFO_STYLE4_CURRENT_FH));
     assertThat(((SECINFO4resok) body(r, 2)).flavors()).containsExactly(AUTH_SYS);
