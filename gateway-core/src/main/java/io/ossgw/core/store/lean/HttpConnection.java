@@ -23,13 +23,15 @@ import java.util.Map;
  * socket timeout is). Not thread-safe: one request at a time, handed out by the pool.
  */
 final class HttpConnection implements AutoCloseable {
-  /** Largest response head accepted (status line and headers). */
-  static final int MAX_HEAD = 64 * 1024;
+  /** Largest response head accepted (status line and headers; OSS caps an object's user metadata at 8 KB). */
+  static final int MAX_HEAD = 16 * 1024;
+  /** Largest single read into a heap buffer. */
+  static final int HEAP_SLICE = 256 * 1024;
 
   private final SocketChannel channel;
   private final long timeoutNanos;
   /** Response bytes read past the current head/body: [position, limit) are unread. */
-  private final ByteBuffer in = ByteBuffer.allocateDirect(16 * 1024).flip();
+  private final ByteBuffer in = ByteBuffer.allocateDirect(MAX_HEAD).flip();
   /** Deadline of the blocking call in progress, or 0 when idle. */
   volatile long deadlineNanos;
   /** When the connection went back to the pool (for idle eviction). */
@@ -189,9 +191,12 @@ final class HttpConnection implements AutoCloseable {
       in.limit(lim);
     }
     int lim = dst.limit();
-    dst.limit(target);
+    // a heap buffer is read through the JDK's per-thread temporary direct buffer, which grows to the size of each
+    // read and stays cached: slices of at most HEAP_SLICE keep that small
+    int slice = dst.isDirect() ? Integer.MAX_VALUE : HEAP_SLICE;
     try {
       while (dst.position() < target) {
+        dst.limit((int) Math.min(target, (long) dst.position() + slice));
         arm();
         if (channel.read(dst) < 0) {
           throw new EOFException("connection closed after " + (want - (target - dst.position())) + " of " + want
