@@ -121,7 +121,7 @@ final class ConnectionPool implements AutoCloseable {
       for (HttpConnection c : busy) {
         long d = c.deadlineNanos;
         if (d != 0 && now - d > 0) {
-          c.close();
+          c.expire();
         }
       }
     }

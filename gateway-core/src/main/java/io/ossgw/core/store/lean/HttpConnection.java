@@ -38,6 +38,8 @@ final class HttpConnection implements AutoCloseable {
   long idleSince;
   /** Requests this connection has carried (keep-alive reuse is visible in tests). */
   int requests;
+  /** Set when the reaper closed the connection for passing its deadline. */
+  volatile boolean timedOut;
 
   private HttpConnection(SocketChannel channel, long timeoutNanos) {
     this.channel = channel;
@@ -273,6 +275,12 @@ final class HttpConnection implements AutoCloseable {
       }
       sb.append((char) (b & 0xff));
     }
+  }
+
+  /** Called by the reaper: marks the connection timed out and closes it, failing the blocked call. */
+  void expire() {
+    timedOut = true;
+    close();
   }
 
   /** Closes the socket; a call blocked in it fails. */

@@ -155,6 +155,10 @@ final class LeanOssClient implements AutoCloseable {
         ok = !r.close();
         return result;
       } catch (IOException e) {
+        if (c.timedOut) {
+          throw new StoreException(StoreErrorKind.TRANSIENT, "SocketTimeout", 0, null,
+              what + ": no progress within the read/write timeout", e);
+        }
         if (reused && !replied && attempt == 0) {
           continue; // a stale keep-alive connection: once more on a fresh one
         }
