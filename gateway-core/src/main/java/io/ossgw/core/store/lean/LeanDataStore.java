@@ -56,12 +56,17 @@ public final class LeanDataStore extends ForwardingObjectStore {
    * @param bodyMode how spool-file bodies are sent
    */
   LeanDataStore(ObjectStore sdk, EngineConfig config, LeanOssClient.BodyMode bodyMode) {
+    this(sdk, config, bodyMode, null);
+  }
+
+  /** As above, connecting to {@code connectTo} instead of the resolved request host when not null (tests). */
+  LeanDataStore(ObjectStore sdk, EngineConfig config, LeanOssClient.BodyMode bodyMode, String connectTo) {
     super(sdk);
     var creds = config.credentials();
     this.client = new LeanOssClient(config.endpoint(), config.bucket(),
         new OssV4Signer(creds.accessKeyId(), creds.accessKeySecret(), config.region()), creds.securityToken(), 512,
         (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()), config.readwriteTimeout().toMillis(),
-        bodyMode);
+        bodyMode, connectTo);
     this.contentMd5 = config.contentMd5();
   }
 

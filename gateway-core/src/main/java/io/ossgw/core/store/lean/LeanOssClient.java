@@ -68,19 +68,28 @@ final class LeanOssClient implements AutoCloseable {
    */
   LeanOssClient(String endpoint, String bucket, OssV4Signer signer, String securityToken, int maxConnections,
       int connectTimeoutMillis, long timeoutMillis, BodyMode bodyMode) {
+    this(endpoint, bucket, signer, securityToken, maxConnections, connectTimeoutMillis, timeoutMillis, bodyMode, null);
+  }
+
+  /**
+   * As above; {@code connectTo}, when not null, is the address connected to instead of the resolved request host
+   * (tests: a virtual-hosted request to a loopback emulator without DNS for {@code bucket.host}).
+   */
+  LeanOssClient(String endpoint, String bucket, OssV4Signer signer, String securityToken, int maxConnections,
+      int connectTimeoutMillis, long timeoutMillis, BodyMode bodyMode, String connectTo) {
     URI uri = URI.create(endpoint);
     String host = uri.getHost();
     int port = uri.getPort() < 0 ? 80 : uri.getPort();
     this.bucket = bucket;
     this.pathStyle = isIpOrLocalhost(host);
-    String connectHost = pathStyle ? host : bucket + "." + host;
-    this.hostHeader = (connectHost.contains(":") ? "[" + connectHost + "]" : connectHost)
+    String requestHost = pathStyle ? host : bucket + "." + host;
+    this.hostHeader = (requestHost.contains(":") ? "[" + requestHost + "]" : requestHost)
         + (uri.getPort() < 0 ? "" : ":" + port);
     this.signer = signer;
     this.securityToken = securityToken;
     this.bodyMode = bodyMode;
-    this.pool = new ConnectionPool(connectHost, port, maxConnections, connectTimeoutMillis, timeoutMillis, 60_000,
-        60_000);
+    this.pool = new ConnectionPool(connectTo != null ? connectTo : requestHost, port, maxConnections,
+        connectTimeoutMillis, timeoutMillis, 60_000, 60_000);
   }
 
   /** As the SDK decides path style: an IPv4/IPv6 literal or {@code localhost}. */

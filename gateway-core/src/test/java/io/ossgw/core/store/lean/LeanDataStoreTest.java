@@ -276,6 +276,37 @@ class LeanDataStoreTest {
   }
 
   @Test
+  void aHostNameEndpointIsAddressedVirtualHosted() throws IOException {
+    try (OssEmulator vh = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("vhb").credentials("ak", "sk")
+        .authEnabled(true).virtualHostBase("oss-local.test").build().start()) {
+      // no DNS for vhb.oss-local.test here: connect to 127.0.0.1 (a proxy that records the requests), send
+      // Host: vhb.oss-local.test:PORT
+      CuttingProxy proxy = new CuttingProxy(vh.port());
+      EngineConfig c = config("http://oss-local.test:" + proxy.port(), "vhb", new Credentials("ak", "sk"));
+      try (proxy; LeanDataStore s = new LeanDataStore(new AliyunObjectStore(c), c, LeanOssClient.BodyMode.COPY, "127.0.0.1")) {
+        s.putObject("d/k ü", ContentSource.ofBytes(new byte[] {1, 2, 3}), new WriteMeta(null, Map.of("mode", "33188")));
+        ByteBuffer b = ByteBuffer.allocate(3);
+        assertThat(s.getObjectRange("d/k ü", 0, b, null).object().userMeta()).containsEntry("mode", "33188");
+        assertThat(b.array()).containsExactly(1, 2, 3);
+        assertThat(vh.counters().snapshot()).containsEntry("PutObject", 1L).containsEntry("GetObject", 1L);
+        assertThat(proxy.sent.toString()).contains("PUT /d/k%20%C3%BC HTTP/1.1\r\n", "GET /d/k%20%C3%BC HTTP/1.1\r\n")
+            .contains("\r\nHost: vhb.oss-local.test:" + proxy.port() + "\r\n");
+      }
+      // the key is the one written (a path-style request under a virtual Host would have written "vhb/d/k ü")
+      ClientBuilderConfiguration conf = new ClientBuilderConfiguration();
+      conf.setSignatureVersion(SignVersion.V4);
+      OSS pathStyle = OSSClientBuilder.create().endpoint(vh.endpoint())
+          .credentialsProvider(new DefaultCredentialProvider("ak", "sk")).clientConfiguration(conf).region("cn-hangzhou")
+          .build();
+      try {
+        assertThat(pathStyle.getObjectMetadata("vhb", "d/k ü").getContentLength()).isEqualTo(3);
+      } finally {
+        pathStyle.shutdown();
+      }
+    }
+  }
+
+  @Test
   void theSwitchAndTheLimitsOfThePath() {
     Credentials k = new Credentials("ak", "sk");
     assertThat(LeanDataStore.supports(config(emu.endpoint(), "lean", k))).isTrue();
@@ -293,6 +324,8 @@ class LeanDataStoreTest {
   static final class CuttingProxy implements AutoCloseable {
     private final java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
     volatile long cutAfter = Long.MAX_VALUE;
+    /** The first 64 KiB sent to the server on any connection (ISO-8859-1), for request-line checks. */
+    final StringBuffer sent = new StringBuffer();
 
     CuttingProxy(int target) throws IOException {
       Thread.ofVirtual().start(() -> {
@@ -301,8 +334,8 @@ class LeanDataStoreTest {
             java.net.Socket client = server.accept();
             java.net.Socket up = new java.net.Socket("127.0.0.1", target);
             long limit = cutAfter;
-            Thread.ofVirtual().start(() -> pump(client, up, Long.MAX_VALUE));
-            Thread.ofVirtual().start(() -> pump(up, client, limit));
+            Thread.ofVirtual().start(() -> pump(client, up, Long.MAX_VALUE, sent));
+            Thread.ofVirtual().start(() -> pump(up, client, limit, null));
           } catch (IOException e) {
             return;
           }
@@ -314,7 +347,7 @@ class LeanDataStoreTest {
       return server.getLocalPort();
     }
 
-    private static void pump(java.net.Socket from, java.net.Socket to, long limit) {
+    private static void pump(java.net.Socket from, java.net.Socket to, long limit, StringBuffer record) {
       byte[] buf = new byte[16 * 1024];
       long passed = 0;
       try (from; to) {
@@ -322,6 +355,9 @@ class LeanDataStoreTest {
         int n;
         while ((n = in.read(buf)) > 0) {
           int k = (int) Math.min(n, limit - passed);
+          if (record != null && record.length() < 64 * 1024) {
+            record.append(new String(buf, 0, k, java.nio.charset.StandardCharsets.ISO_8859_1));
+          }
           to.getOutputStream().write(buf, 0, k);
           passed += k;
           if (passed >= limit) {
