@@ -56,6 +56,9 @@ import java.time.Duration;
  * @param incompleteMpuAbort at start-up, abort every multipart upload under the prefix initiated longer ago than this
  *     ({@code incomplete_mpu_abort=}, ossfs's age form; {@link Duration#ZERO} for {@code all}), or null when off (the
  *     default: only the uploads this mount's own earlier runs left are aborted)
+ * @param leanDataPath PutObject, UploadPart and ranged GetObject over ossgw's own HTTP/1.1 client when the endpoint
+ *     is plain HTTP and signatures are V4 ({@code data_path=lean}, the default), or always through aliyun-sdk-oss
+ *     ({@code data_path=sdk}); docs/benchmarks.md "Lean data path"
  */
 public record EngineConfig(
     String endpoint,
@@ -100,7 +103,8 @@ public record EngineConfig(
     DiskCacheSettings diskCache,
     boolean noMixUpload,
     long memoryLimit,
-    Duration incompleteMpuAbort) {
+    Duration incompleteMpuAbort,
+    boolean leanDataPath) {
 
   /** One MiB; ossfs's "MB" options are MiB. */
   public static final long MB = 1024L * 1024;
@@ -199,7 +203,15 @@ public record EngineConfig(
         DiskCacheSettings.fromOptions(o),
         o.has("nomixupload"),
         memoryLimit < 0 ? -1 : memoryLimit * MB,
-        incompleteMpuAbort(o));
+        incompleteMpuAbort(o),
+        dataPath(o));
+  }
+
+  /** {@code data_path=lean|sdk}: true for lean (the default). */
+  private static boolean dataPath(MountOptions o) {
+    String v = o.get("data_path").orElse("lean");
+    require(v.equals("lean") || v.equals("sdk"), "data_path", "lean or sdk");
+    return v.equals("lean");
   }
 
   /** {@code incomplete_mpu_abort=all|AGE}: off when absent. */

@@ -74,7 +74,8 @@ public final class Engine implements AutoCloseable {
    * (see {@link io.ossgw.core.observe}).
    */
   public static Engine start(EngineConfig config, EngineObserver observer) {
-    ObjectStore raw = new ObservedObjectStore(new AliyunObjectStore(config), observer);
+    ObjectStore raw = new ObservedObjectStore(
+        io.ossgw.core.store.lean.LeanDataStore.wrap(new AliyunObjectStore(config), config), observer);
     ObjectStore store = new RetryingObjectStore(raw, config.retries(), 100, 5_000, (op, e, n) -> observer.ossRetry(op));
     try {
       checkBucket(store, config);

@@ -48,17 +48,23 @@ public interface ContentSource {
    * position is untouched, so several parts of one file can upload at once).
    */
   static ContentSource ofFileRange(FileChannel channel, long position, long length) {
-    return new ContentSource() {
-      @Override
-      public long length() {
-        return length;
-      }
+    return new FileRange(channel, position, length);
+  }
 
-      @Override
-      public InputStream openStream() {
-        return new FileRangeInputStream(channel, position, length);
-      }
-    };
+  /**
+   * {@code [position, position+length)} of an open file (a write's spool): a client that can send file regions
+   * itself (the lean data path: pread into a direct buffer, or sendfile) takes the channel and range from here; others
+   * read {@link #openStream()}.
+   *
+   * @param channel the open file, read with positional reads only
+   * @param position first byte of the body in the file
+   * @param length body length in bytes
+   */
+  record FileRange(FileChannel channel, long position, long length) implements ContentSource {
+    @Override
+    public InputStream openStream() {
+      return new FileRangeInputStream(channel, position, length);
+    }
   }
 
   /**

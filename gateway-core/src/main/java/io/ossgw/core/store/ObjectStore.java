@@ -14,8 +14,9 @@ import java.util.List;
  * ({@link StoreErrorKind#NOT_FOUND}, only for OSS {@code NoSuchKey}) apart from everything else: a 5xx, a timeout or a
  * connection reset is {@link StoreErrorKind#TRANSIENT}, never NOT_FOUND.
  *
- * <p>The production implementation is {@code io.ossgw.core.store.aliyun.AliyunObjectStore} (aliyun-sdk-oss 3.18.5);
- * decorators add retries and request counting. Test doubles wrap a real store to inject failures or throttle.
+ * <p>The production implementation is {@code io.ossgw.core.store.aliyun.AliyunObjectStore} (aliyun-sdk-oss 3.18.5),
+ * behind {@code io.ossgw.core.store.lean.LeanDataStore}, which carries PutObject, UploadPart and ranged GetObject over
+ * ossgw's own HTTP/1.1 client ({@code data_path=lean}); decorators add retries and request counting. Test doubles wrap a real store to inject failures or throttle.
  */
 public interface ObjectStore extends AutoCloseable {
 

@@ -79,6 +79,9 @@ class RequestCpuProbe {
     ObjectStore store = new RetryingObjectStore(new ObservedObjectStore(new AliyunObjectStore(config), EngineObserver.NONE),
         config.retries(), 100, 5_000, null);
     ObjectStore bare = new AliyunObjectStore(config);
+    ObjectStore lean = new RetryingObjectStore(new ObservedObjectStore(
+        io.ossgw.core.store.lean.LeanDataStore.wrap(new AliyunObjectStore(config), config), EngineObserver.NONE),
+        config.retries(), 100, 5_000, null);
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     URI base = URI.create(openEndpoint + "/" + BUCKET + "/");
     try (Socket socket = new Socket("127.0.0.1", URI.create(openEndpoint).getPort())) {
@@ -112,9 +115,17 @@ class RequestCpuProbe {
         dst.clear();
         store.getObjectRange("o" + (i & 15), 0, dst, null);
       });
+      report("GET 1 KiB ossgw store, lean data path", i -> {
+        dst.clear();
+        lean.getObjectRange("o" + (i & 15), 0, dst, null);
+      });
+      WriteMeta meta = new WriteMeta(null, java.util.Map.of("mode", "33188", "mtime", "1764000000"));
+      report("PUT 1 KiB ossgw store (SDK)", i -> store.putObject("p" + (i & 15), ContentSource.ofBytes(small), meta));
+      report("PUT 1 KiB ossgw store, lean data path", i -> lean.putObject("p" + (i & 15), ContentSource.ofBytes(small), meta));
     } finally {
       store.close();
       bare.close();
+      lean.close();
       sdk.shutdown();
       if (signedEmu != null) {
         signedEmu.close();

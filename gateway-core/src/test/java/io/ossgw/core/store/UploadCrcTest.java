@@ -7,6 +7,7 @@ import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.config.MountOptions;
 import io.ossgw.core.store.aliyun.AliyunObjectStore;
+import io.ossgw.core.store.lean.LeanDataStore;
 import io.ossgw.emulator.OssEmulator;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Uploads are checked end to end with ossgw's own CRC-64 (the SDK's check is off): a proxy between the SDK and the
@@ -52,10 +55,12 @@ class UploadCrcTest {
     emu.close();
   }
 
-  static AliyunObjectStore store() {
-    return new AliyunObjectStore(EngineConfig.fromOptions("crc", "",
+  /** The store over the corrupting proxy: aliyun-sdk-oss alone, or behind the lean data path. */
+  static ObjectStore store(boolean lean) {
+    EngineConfig c = EngineConfig.fromOptions("crc", "",
         MountOptions.parse(List.of("url=http://127.0.0.1:" + proxy.port(), "retries=1")), new Credentials("ak", "sk"),
-        0, 0, null));
+        0, 0, null);
+    return lean ? LeanDataStore.wrap(new AliyunObjectStore(c), c) : new AliyunObjectStore(c);
   }
 
   /** A spool file of {@code size} bytes 'A' (the proxy flips the first body byte 'A' it sees to 'B'). */
@@ -66,9 +71,10 @@ class UploadCrcTest {
     return FileChannel.open(f, StandardOpenOption.READ);
   }
 
-  @Test
-  void aCorruptedPutObjectBodyIsRefused(@TempDir Path dir) throws IOException {
-    try (AliyunObjectStore s = store(); FileChannel ch = spool(dir, 700 * 1024)) {
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aCorruptedPutObjectBodyIsRefused(boolean lean, @TempDir Path dir) throws IOException {
+    try (ObjectStore s = store(lean); FileChannel ch = spool(dir, 700 * 1024)) {
       WriteResult ok = s.putObject("clean", ContentSource.ofFileRange(ch, 0, ch.size()), new WriteMeta(null, Map.of()));
       assertThat(ok.crc64()).isNotNull();
       proxy.corruptNext.set(true);
@@ -87,10 +93,11 @@ class UploadCrcTest {
     }
   }
 
-  @Test
-  void aCorruptedPartIsRefusedAndCompleteChecksTheCombinedCrc(@TempDir Path dir) throws IOException {
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aCorruptedPartIsRefusedAndCompleteChecksTheCombinedCrc(boolean lean, @TempDir Path dir) throws IOException {
     int part = 5 * 1024 * 1024 + 12345; // an odd size: several spool chunks and a short last one
-    try (AliyunObjectStore s = store(); FileChannel ch = spool(dir, 2 * part + 777)) {
+    try (ObjectStore s = store(lean); FileChannel ch = spool(dir, 2 * part + 777)) {
       String id = s.initiateMultipartUpload("mp", new WriteMeta(null, Map.of()));
       PartETag p1 = s.uploadPart("mp", id, 1, ContentSource.ofFileRange(ch, 0, part));
       proxy.corruptNext.set(true);

@@ -12,7 +12,7 @@ import java.util.Map;
  * (reference/oss-api.md §2.3); transport failures ({@link ClientException}) and CRC mismatches are transient, so a
  * timeout is retried and then reported as EIO, never as "not found".
  */
-final class OssErrors {
+public final class OssErrors {
   private static final Map<String, StoreErrorKind> BY_CODE = Map.ofEntries(
       Map.entry("NoSuchKey", StoreErrorKind.NOT_FOUND),
       Map.entry("NoSuchBucket", StoreErrorKind.NO_SUCH_BUCKET),
@@ -34,6 +34,20 @@ final class OssErrors {
 
   private OssErrors() {}
 
+  /**
+   * The kind of an OSS error code (reference/oss-api.md §2.3): the table above, else INVALID_REQUEST for the
+   * request-error families ({@code Invalid*}, {@code EntityToo*}, {@code Malformed*}, KeyTooLong, MissingArgument),
+   * else OTHER. Shared with the lean data path so both clients classify a reply alike.
+   */
+  public static StoreErrorKind kindOf(String code) {
+    StoreErrorKind kind = BY_CODE.get(code);
+    if (kind != null) {
+      return kind;
+    }
+    return code.startsWith("Invalid") || code.startsWith("EntityToo") || code.startsWith("Malformed")
+        || code.equals("KeyTooLong") || code.equals("MissingArgument") ? StoreErrorKind.INVALID_REQUEST : StoreErrorKind.OTHER;
+  }
+
   /** Maps any exception thrown by the SDK; {@code what} names the request for the message (never credentials). */
   static StoreException map(RuntimeException e, String what) {
     if (e instanceof StoreException se) {
@@ -41,11 +55,7 @@ final class OssErrors {
     }
     if (e instanceof OSSException oe) {
       String code = oe.getErrorCode() == null ? "Unknown" : oe.getErrorCode();
-      StoreErrorKind kind = BY_CODE.get(code);
-      if (kind == null) {
-        kind = code.startsWith("Invalid") || code.startsWith("EntityToo") || code.startsWith("Malformed")
-            || code.equals("KeyTooLong") || code.equals("MissingArgument") ? StoreErrorKind.INVALID_REQUEST : StoreErrorKind.OTHER;
-      }
+      StoreErrorKind kind = kindOf(code);
       return new StoreException(kind, code, 0, oe.getRequestId(),
           what + ": " + code + " (" + oe.getErrorMessage() + ", request " + oe.getRequestId() + ")", e);
     }

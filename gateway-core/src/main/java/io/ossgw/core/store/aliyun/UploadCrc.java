@@ -18,7 +18,7 @@ import java.util.OptionalLong;
  * {@link StoreException} ({@code InconsistentCRC}, as the SDK's own check was mapped), so the retry sends the body
  * again. A reply without the header (not OSS's) is not checked.
  */
-final class UploadCrc {
+public final class UploadCrc {
   private UploadCrc() {}
 
   /** A request body that knows the CRC-64 of what was read from it. */
@@ -51,7 +51,7 @@ final class UploadCrc {
    * @return ours when known (for the part list), else null
    * @throws StoreException TRANSIENT "InconsistentCRC" when both are known and differ
    */
-  static Long check(OptionalLong ours, Long server, String requestId, String what) {
+  public static Long check(OptionalLong ours, Long server, String requestId, String what) {
     if (ours.isEmpty()) {
       return null;
     }

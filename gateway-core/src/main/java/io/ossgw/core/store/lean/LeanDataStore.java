@@ -1,0 +1,275 @@
+package io.ossgw.core.store.lean;
+
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.store.ContentSource;
+import io.ossgw.core.store.ForwardingObjectStore;
+import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.PartETag;
+import io.ossgw.core.store.RangeRead;
+import io.ossgw.core.store.StoreErrorKind;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.store.aliyun.UploadCrc;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The lean data path (issue 14, docs/benchmarks.md "Lean data path"): PutObject, UploadPart and ranged GetObject over
+ * ossgw's own blocking HTTP/1.1 client ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other
+ * operation, and any request this path cannot carry, goes to the wrapped SDK store unchanged.
+ *
+ * <p>The wire is the SDK's: the same headers (Content-Type, Content-Length, {@code x-oss-meta-*}, Content-MD5 with
+ * {@code enable_content_md5}; {@code Range} with {@code x-oss-range-behavior: standard} and {@code If-Match} on GETs;
+ * no storage class or SSE header, as the SDK path sends none), the same addressing and the same error kinds
+ * ({@link io.ossgw.core.store.aliyun.OssErrors#kindOf}). Uploads are checked as on the SDK path: the CRC-64 of the
+ * bytes sent against {@code x-oss-hash-crc64ecma} ({@link UploadCrc#check}), a mismatch being a transient
+ * {@code InconsistentCRC}; a ranged GET must answer 206 with the {@code Content-Range} asked for.
+ *
+ * <p>Used when {@link #supports} holds: V4 signatures and a plain {@code http://} endpoint ({@code data_path=sdk}
+ * turns it off). A write whose metadata is not plain ASCII goes through the SDK.
+ */
+public final class LeanDataStore extends ForwardingObjectStore {
+  /** OSS's largest PutObject body and UploadPart part: 5 GiB. */
+  public static final long MAX_BODY = 5L << 30;
+  private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME;
+
+  private final LeanOssClient client;
+  private final boolean contentMd5;
+  private volatile CachedDate lastDate = new CachedDate("", null);
+
+  private record CachedDate(String text, Instant instant) {}
+
+  /**
+   * @param sdk the store every other operation goes to (and which {@link #close} closes)
+   * @param config endpoint, bucket, region, credentials, timeouts, {@code enable_content_md5}
+   * @param bodyMode how spool-file bodies are sent
+   */
+  LeanDataStore(ObjectStore sdk, EngineConfig config, LeanOssClient.BodyMode bodyMode) {
+    this(sdk, config, bodyMode, null);
+  }
+
+  /** As above, connecting to {@code connectTo} instead of the resolved request host when not null (tests). */
+  LeanDataStore(ObjectStore sdk, EngineConfig config, LeanOssClient.BodyMode bodyMode, String connectTo) {
+    super(sdk);
+    var creds = config.credentials();
+    this.client = new LeanOssClient(config.endpoint(), config.bucket(),
+        new OssV4Signer(creds.accessKeyId(), creds.accessKeySecret(), config.region()), creds.securityToken(), 512,
+        (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()), config.readwriteTimeout().toMillis(),
+        bodyMode, connectTo);
+    this.contentMd5 = config.contentMd5();
+  }
+
+  /** Whether the lean path can serve {@code config}: V4 signing, a plain-HTTP endpoint, and not turned off. */
+  public static boolean supports(EngineConfig config) {
+    return config.leanDataPath() && config.signatureV4() && config.endpoint().startsWith("http://");
+  }
+
+  /**
+   * {@code sdk} behind the lean data path when {@link #supports} holds, else {@code sdk} itself.
+   *
+   * @param sdk the SDK store (AliyunObjectStore) for everything else
+   */
+  public static ObjectStore wrap(ObjectStore sdk, EngineConfig config) {
+    return supports(config) ? new LeanDataStore(sdk, config, LeanOssClient.BodyMode.COPY) : sdk;
+  }
+
+  /** As {@link #wrap} with a chosen body mode, for measurements (RequestCpuProbe). */
+  public static ObjectStore wrap(ObjectStore sdk, EngineConfig config, boolean sendfile) {
+    return new LeanDataStore(sdk, config, sendfile ? LeanOssClient.BodyMode.SENDFILE : LeanOssClient.BodyMode.COPY);
+  }
+
+  /** Connections opened so far (tests see keep-alive reuse through it). */
+  public long connectionsOpened() {
+    return client.pool().opened();
+  }
+
+  @Override
+  public WriteResult putObject(String key, ContentSource body, WriteMeta meta) {
+    Map<String, String> h = writeHeaders(meta);
+    if (h == null) {
+      return delegate.putObject(key, body, meta);
+    }
+    String what = "PutObject " + key;
+    checkLength(body, what);
+    if (contentMd5) {
+      h.put("content-md5", md5Base64(body, what));
+    }
+    return client.exchange("PUT", key, Map.of(), h, body, (c, r, crc) -> {
+      String server = r.header("x-oss-hash-crc64ecma");
+      UploadCrc.check(OptionalLong.of(crc), server == null ? null : Long.parseUnsignedLong(server),
+          r.header("x-oss-request-id"), what);
+      c.readBody(r, 64 * 1024);
+      return new WriteResult(unquote(r.header("etag")), server);
+    }, what);
+  }
+
+  @Override
+  public PartETag uploadPart(String key, String uploadId, int partNumber, ContentSource body) {
+    String what = "UploadPart " + key + " #" + partNumber;
+    checkLength(body, what);
+    Map<String, String> h = new LinkedHashMap<>();
+    if (contentMd5) {
+      h.put("content-md5", md5Base64(body, what));
+    }
+    Map<String, String> q = new LinkedHashMap<>();
+    q.put("partNumber", Integer.toString(partNumber));
+    q.put("uploadId", uploadId);
+    return client.exchange("PUT", key, q, h, body, (c, r, crc) -> {
+      String server = r.header("x-oss-hash-crc64ecma");
+      Long ours = UploadCrc.check(OptionalLong.of(crc), server == null ? null : Long.parseUnsignedLong(server),
+          r.header("x-oss-request-id"), what);
+      c.readBody(r, 64 * 1024);
+      return new PartETag(partNumber, unquote(r.header("etag")), body.length(), ours);
+    }, what);
+  }
+
+  @Override
+  public RangeRead getObjectRange(String key, long offset, ByteBuffer dst, String ifMatch) {
+    int want = dst.remaining();
+    if (want == 0) {
+      return new RangeRead(0, null, -1);
+    }
+    String what = "GetObject " + key;
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("range", "bytes=" + offset + "-" + (offset + want - 1));
+    h.put("x-oss-range-behavior", "standard");
+    if (ifMatch != null) {
+      h.put("if-match", '"' + ifMatch + '"');
+    }
+    try {
+      return client.exchange("GET", key, Map.of(), h, null, (c, r, crc) -> {
+        String range = r.header("content-range");
+        long total = parseTotal(range);
+        if (r.status() != 206 || total < 0 || !range.startsWith("bytes " + offset + "-")) {
+          throw new StoreException(StoreErrorKind.OTHER, "RangeIgnored", 0, r.header("x-oss-request-id"),
+              what + ": expected 206 for bytes " + offset + "+" + want + ", got " + r.status() + " Content-Range " + range,
+              null);
+        }
+        long len = r.contentLength();
+        if (len < 0 || len > want) {
+          throw new IOException("range body of " + len + " bytes for " + want + " asked");
+        }
+        c.readBodyInto(dst, len);
+        ObjectInfo info = info(key, r.headers(), total);
+        return new RangeRead((int) len, info.etag(), total, info);
+      }, what);
+    } catch (StoreException e) {
+      if ("InvalidRange".equals(e.code())) {
+        return new RangeRead(0, null, -1); // start at or past the end: nothing to read
+      }
+      throw e;
+    }
+  }
+
+  /** The metadata headers of a write, or null when a value cannot travel as a plain header (the SDK then sends it). */
+  private static Map<String, String> writeHeaders(WriteMeta meta) {
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("content-type", meta.contentType());
+    for (Map.Entry<String, String> e : meta.userMeta().entrySet()) {
+      if (!plain(e.getKey()) || !plain(e.getValue())) {
+        return null;
+      }
+      h.put("x-oss-meta-" + e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue());
+    }
+    return plain(meta.contentType()) ? h : null;
+  }
+
+  private static boolean plain(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c >= 0x7f) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void checkLength(ContentSource body, String what) {
+    if (body.length() > MAX_BODY) {
+      throw new StoreException(StoreErrorKind.INVALID_REQUEST, "EntityTooLarge", 0, null,
+          what + ": body of " + body.length() + " bytes is over OSS's " + MAX_BODY + "-byte limit", null);
+    }
+  }
+
+  private static String md5Base64(ContentSource body, String what) {
+    try (InputStream in = body.openStream()) {
+      java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+      byte[] buf = new byte[64 * 1024];
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        md5.update(buf, 0, n);
+      }
+      return Base64.getEncoder().encodeToString(md5.digest());
+    } catch (IOException e) {
+      throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, what + ": " + e, e);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** HeadObject's view of the object from a GET's headers, as the SDK path builds it. */
+  private ObjectInfo info(String key, Map<String, String> h, long size) {
+    Map<String, String> meta = new HashMap<>();
+    h.forEach((k, v) -> {
+      if (k.startsWith("x-oss-meta-")) {
+        meta.put(k.substring("x-oss-meta-".length()), v);
+      }
+    });
+    String next = h.get("x-oss-next-append-position");
+    return new ObjectInfo(key, size, unquote(h.get("etag")), date(h.get("last-modified")), h.get("x-oss-object-type"),
+        h.get("content-type"), meta, next == null ? -1 : Long.parseLong(next.strip()));
+  }
+
+  /** Last-Modified as an Instant; the last one parsed is cached (sequential reads of one object repeat it). */
+  private Instant date(String text) {
+    if (text == null) {
+      return null;
+    }
+    CachedDate d = lastDate;
+    if (!d.text().equals(text)) {
+      d = new CachedDate(text, ZonedDateTime.parse(text, HTTP_DATE).toInstant());
+      lastDate = d;
+    }
+    return d.instant();
+  }
+
+  private static long parseTotal(String contentRange) {
+    if (contentRange == null) {
+      return -1;
+    }
+    int slash = contentRange.lastIndexOf('/');
+    try {
+      return slash < 0 ? -1 : Long.parseLong(contentRange.substring(slash + 1).strip());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static String unquote(String etag) {
+    if (etag == null) {
+      return null;
+    }
+    String e = etag.strip();
+    return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
+  }
+
+  @Override
+  public void close() {
+    try {
+      client.close();
+    } finally {
+      delegate.close();
+    }
+  }
+}
