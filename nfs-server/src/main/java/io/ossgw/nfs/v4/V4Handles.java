@@ -176,17 +176,7 @@ public final class V4Handles {
    */
   public V4Target lookup(V4Target dir, String name, Peer p) {
     if (dir.pseudo()) {
-      PseudoFs.Node n = pseudo.byFileid(dir.fileid());
-      PseudoFs.Child c = n == null ? null : pseudo.child(n, name, address(p));
-      if (c == null) {
-        Export refused = pseudo.exportAt(join(dir.path(), name));
-        if (refused != null) {
-          // hidden from this client's listing, but named: the export exists and refuses it (issue 11 asks for
-          // "permission denied" at mount, where Linux's knfsd answers NOENT)
-          checkClient(p, refused);
-        }
-        throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, name + " in " + dir.path());
-      }
+      PseudoFs.Child c = pseudoChild(dir, name, p);
       if (c.export() != null) {
         checkClient(p, c.export());
         return exportRoot(c.export());
@@ -301,21 +291,12 @@ public final class V4Handles {
    * SECINFO: the flavors of the object {@code name} of directory {@code dir}, without the flavor check entering an
    * export makes (the point of SECINFO is to learn them).
    *
-   * @throws Nfs4Exception NOENT for no such (visible) name, the errno's status of the engine's lookup
+   * @throws Nfs4Exception NOENT for no such name, ACCESS for an export the peer may not use, the errno's status of the
+   *     engine's lookup
    */
   public int[] flavors(V4Target dir, String name, Peer p) {
     if (dir.pseudo()) {
-      PseudoFs.Node n = pseudo.byFileid(dir.fileid());
-      PseudoFs.Child c = n == null ? null : pseudo.child(n, name, address(p));
-      if (c == null) {
-        Export refused = pseudo.exportAt(join(dir.path(), name));
-        if (refused != null) {
-          // hidden from this client's listing, but named: the export exists and refuses it (issue 11 asks for
-          // "permission denied" at mount, where Linux's knfsd answers NOENT)
-          checkClient(p, refused);
-        }
-        throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, name + " in " + dir.path());
-      }
+      PseudoFs.Child c = pseudoChild(dir, name, p);
       return c.export() != null ? Identities.flavors(c.export()) : PSEUDO_FLAVORS.clone();
     }
     Export nested = pseudo.exportAt(join(fullPath(dir), name));
@@ -328,6 +309,24 @@ public final class V4Handles {
       throw V4Status.error(e);
     }
     return Identities.flavors(dir.export());
+  }
+
+  /**
+   * The child {@code name} of a pseudo directory as the peer sees it.
+   *
+   * @throws Nfs4Exception NFS4ERR_ACCESS for an export its address may not use (not listed for it, but named: issue
+   *     11 asks for "access denied" at mount, where Linux's knfsd answers NOENT), NOENT for no such name
+   */
+  private PseudoFs.Child pseudoChild(V4Target dir, String name, Peer p) {
+    PseudoFs.Node n = pseudo.byFileid(dir.fileid());
+    PseudoFs.Child c = n == null ? null : pseudo.child(n, name, address(p));
+    if (c != null) {
+      return c;
+    }
+    if (pseudo.exportAt(join(dir.path(), name)) != null) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "client " + p.address() + " may not use " + join(dir.path(), name));
+    }
+    throw new Nfs4Exception(Nfs4.NFS4ERR_NOENT, name + " in " + dir.path());
   }
 
   /** The export's root. */
