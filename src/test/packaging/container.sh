@@ -15,6 +15,9 @@
 #   6. config from environment variables only (the AccessKey in env too), NFS round trip
 #   7. the quick form `serve BUCKET --nfs` (embedded emulator) on the container's own network: NFS and HTTP listen
 #      on every interface of the container (what published ports need), default ports, NFS versions 3 and 4.1
+#   7b. the quick form on the host's network with NFS on the default 2049, mounted by the Linux kernel's client in a
+#      guest of the VM lane (src/test/vm/run.sh) with `mount -t nfs 10.0.2.2:/BUCKET` and no options: NFSv4.1, a
+#      write, a flock, the file read back after a remount (SKIP without QEMU or with 2049 taken)
 #   8. a wrong AccessKey secret: the container exits non-zero and says why
 # The OSS endpoint is the project's emulator on the host (127.0.0.1, auth on); containers use the host network
 # (`--network=host`, binds and ports from the config), so podman changes no sysctl or iptables rule.
@@ -74,7 +77,7 @@ export CONTAINERS_CONF="$CACHE/containers.conf" CONTAINERS_STORAGE_CONF="$CACHE/
 
 cleanup() {
   local c
-  for c in "$NAME-file" "$NAME-helm" "$NAME-env" "$NAME-quick" "$NAME-badkey"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+  for c in "$NAME-file" "$NAME-helm" "$NAME-env" "$NAME-quick" "$NAME-kmount" "$NAME-badkey"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
   if [[ -n "$EMU_PID" ]]; then kill "$EMU_PID" 2>/dev/null; wait "$EMU_PID" 2>/dev/null; fi
   rm -rf "$WORK"
 }
@@ -395,6 +398,48 @@ quick_form() {
   [[ "$(podman inspect --format '{{.State.ExitCode}}' "$NAME-quick")" == 0 ]]
 }
 check "quick form (serve $BUCKET --nfs, embedded emulator, own network): NFS 2049 and HTTP 8080 on all interfaces" quick_form
+
+# --- 7b. the image's defaults mounted by the Linux kernel's NFS client with no options (issue 11 "Done when"): the
+# quick form on the host's network, NFS on the default 2049, and a guest of the VM lane (src/test/vm/run.sh: QEMU,
+# reaches the host's loopback as 10.0.2.2) running `mount -t nfs 10.0.2.2:/BUCKET /mnt`, which must negotiate 4.1.
+# Says SKIP (and passes) only where it cannot run: no QEMU (.ci/run installs it) or 2049 taken on the host.
+kernel_mount_defaults() {
+  command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 is missing"; return 0; }
+  if ! python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1", 2049))' 2>/dev/null; then
+    echo "SKIP: port 2049 of the host is taken; the no-option mount needs it"
+    return 0
+  fi
+  local http deadline
+  http="$(free_port)"
+  podman run -d --name "$NAME-kmount" --network=host --no-healthcheck -e "QUARKUS_HTTP_PORT=$http" \
+    "$IMAGE" serve "$BUCKET" --nfs >/dev/null || return 1
+  deadline=$((SECONDS + 90))
+  until curl -fsS "http://127.0.0.1:$http/q/health/ready" >/dev/null 2>&1; do
+    (( SECONDS < deadline )) && [[ "$(podman inspect --format '{{.State.Running}}' "$NAME-kmount")" == true ]] \
+      || { podman logs "$NAME-kmount" 2>&1 | tail -30; return 1; }
+    sleep 0.3
+  done
+  cat >"$WORK/kmount.sh" <<'JOB'
+#!/bin/sh
+set -e
+mkdir -p /mnt/g
+timeout 120 mount -t nfs "10.0.2.2:/$BUCKET" /mnt/g
+grep " /mnt/g " /proc/mounts
+grep " /mnt/g " /proc/mounts | grep -q "vers=4.1" || { echo "not NFSv4.1"; exit 1; }
+echo "written by the guest kernel" > /mnt/g/kernel.txt
+flock -n /mnt/g/kernel.txt true
+umount /mnt/g
+timeout 120 mount -t nfs "10.0.2.2:/$BUCKET" /mnt/g
+[ "$(cat /mnt/g/kernel.txt)" = "written by the guest kernel" ] || { echo "read back wrong"; exit 1; }
+umount /mnt/g
+echo KERNEL MOUNT OK
+JOB
+  local rc=0
+  OSSGW_VM_TIMEOUT=600 "$ROOT/src/test/vm/run.sh" -e "BUCKET=$BUCKET" "$WORK/kmount.sh" || rc=$?
+  podman stop -t "$STOP_TIMEOUT" "$NAME-kmount" >/dev/null
+  (( rc == 0 )) || { podman logs "$NAME-kmount" 2>&1 | tail -30; return 1; }
+}
+check "the image's defaults: the guest kernel mounts HOST:/$BUCKET with no options over NFSv4.1, writes, locks, reads back" kernel_mount_defaults
 
 # --- 8. a wrong AccessKey secret
 bad_key() {
