@@ -13,7 +13,7 @@ import pytest
 from conftest import HERE, LONG, scale
 from e2e_support import all_keys, log
 
-WORKLOAD = HERE / "jobs" / "nfs4-workload.sh"
+WORKLOAD = HERE / "jobs" / "nfs-workload.sh"
 MiB = 1 << 20
 
 
@@ -62,9 +62,9 @@ def test_v41_mount_runs_the_workload(gateway, guest, new_bucket):
 COMPARE = r"""
 set -e
 export NFS_VERS=3 SUBDIR=v3
-bash /job/nfs4-workload.sh
+bash /job/nfs-workload.sh
 export NFS_VERS=4.1 SUBDIR=v41
-bash /job/nfs4-workload.sh
+bash /job/nfs-workload.sh
 echo COMPARE OK
 """
 
