@@ -116,6 +116,15 @@ class Nfs4CostContractTest {
       return () -> ok(c, putfh(d), V4Client.lookup("f"),
           V4Client.setattr(stateid4.ANONYMOUS, Open4Ops.mode(0600)));
     });
+    SCENARIOS.put("nfs4-commit-setattr-close", (gw, c, d) -> () -> {
+      stateid4 s = create(c, d, "f");
+      ok(c, putfh(d), V4Client.lookup("f"), Open4Ops.write(s, 0, Nfs4.UNSTABLE4, data(100 << 10)), Open4Ops.commit());
+      ok(c, putfh(d), V4Client.lookup("f"), V4Client.setattr(stateid4.ANONYMOUS, Open4Ops.mode(0600)));
+      ok(c, putfh(d), V4Client.lookup("f"), V4Client.setattr(stateid4.ANONYMOUS,
+          V4Client.fattr(bitmap4.of(Nfs4.FATTR4_TIME_MODIFY_SET), w -> w.int32(Nfs4.SET_TO_CLIENT_TIME4)
+              .int64(1_600_000_000L).int32(0))));
+      ok(c, putfh(d), V4Client.lookup("f"), Open4Ops.close(s));
+    });
     SCENARIOS.put("nfs4-lock-locku", (gw, c, d) -> {
       file(c, d, "f", 10);
       COMPOUND4res r = c.call(putfh(d), Open4Ops.open("o", "f", Open4Ops.BOTH, 0));
