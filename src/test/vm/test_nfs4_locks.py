@@ -71,7 +71,7 @@ touch /tmp/release
 wait $W; rc=$?
 expect_eq "exit status of the blocked F_SETLKW" 0 "$rc"
 wait $H
-rel=$(awk '$1 == "RELEASED" { print $2 }' /tmp/hold.out)
+rel=$(awk '$1 == "UNLOCKING" { print $2 }' /tmp/hold.out)
 echo "FCNTL_GRANT_AFTER_UNLOCK_MS $(ms_since /tmp/wait.out GOT "$rel")"
 
 note "a process killed while holding an fcntl lock releases it"
@@ -160,7 +160,7 @@ grep -q GOT /tmp/wait.out && fail "the v3 F_SETLKW was granted while v4.1 held t
 touch /tmp/release; wait $H
 wait $W; rc=$?
 expect_eq "exit status of the blocked v3 F_SETLKW" 0 "$rc"
-rel=$(awk '$1 == "RELEASED" { print $2 }' /tmp/hold2.out)
+rel=$(awk '$1 == "UNLOCKING" { print $2 }' /tmp/hold2.out)
 echo "V3_GRANT_AFTER_V4_UNLOCK_MS $(ms_since /tmp/wait.out GOT "$rel")"
 
 timeout 60 umount /mnt/v4 || fail "umount /mnt/v4"
