@@ -20,6 +20,7 @@ import errno
 import os
 import stat
 import sys
+import time
 import traceback
 
 # id -> ({transport: outcome ossgw gives, or a tuple of them}, why). Outcomes are "OK", an errno name, or
@@ -147,6 +148,20 @@ def write(path, data=b"", mode=0o644, flags=os.O_CREAT | os.O_WRONLY | os.O_TRUN
         os.write(fd, data)
     finally:
         os.close(fd)
+
+
+def fs_now_ns(d):
+    """Now, in ns, on the clock that stamps times in the file system holding directory d: this machine's clock plus
+    the file system's offset from it, measured with a probe file next to d (not in it: d's own times stay untouched).
+    Over NFS the server stamps "now"; a VM guest's clock drifts from the host's under emulation (TCG calibrates its
+    TSC on a loaded host), by more than the cases' 20 ms slack in a few seconds."""
+    probe = os.path.join(os.path.dirname(os.path.abspath(d)), f".clock-probe-{os.getpid()}")
+    t0 = time.time_ns()
+    write(probe, b"")
+    t1 = time.time_ns()
+    stamped = os.stat(probe).st_mtime_ns
+    os.unlink(probe)
+    return time.time_ns() + stamped - (t0 + t1) // 2
 
 
 def read(path):
