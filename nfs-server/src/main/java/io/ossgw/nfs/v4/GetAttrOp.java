@@ -8,7 +8,8 @@ import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 
 /**
- * GETATTR (RFC 8881 §18.7): the asked attributes of the current filehandle this server supports (others are\n * left out, not an error); a write-only attribute asked is NFS4ERR_INVAL; an object gone is NFS4ERR_STALE.
+ * GETATTR (RFC 8881 §18.7): the asked attributes of the current filehandle this server supports (others are
+ * left out, not an error); a write-only attribute asked is NFS4ERR_INVAL; an object gone is NFS4ERR_STALE.
  */
 final class GetAttrOp implements Operation<GETATTR4args> {
   @Override

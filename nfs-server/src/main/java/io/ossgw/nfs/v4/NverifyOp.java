@@ -7,7 +7,8 @@ import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 
 /**
- * NVERIFY (RFC 8881 §18.15): goes on only if the given attributes differ from the current filehandle's\n * (NFS4ERR_SAME otherwise). Same arguments and comparison as {@link VerifyOp}.
+ * NVERIFY (RFC 8881 §18.15): goes on only if the given attributes differ from the current filehandle's
+ * (NFS4ERR_SAME otherwise). Same arguments and comparison as {@link VerifyOp}.
  */
 final class NverifyOp implements Operation<VERIFY4args> {
   @Override

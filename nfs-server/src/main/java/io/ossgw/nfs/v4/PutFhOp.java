@@ -6,7 +6,8 @@ import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 
 /**
- * PUTFH (RFC 8881 §18.19): makes a filehandle current, with the checks of {@link V4Handles#resolve} (BADHANDLE,\n * STALE, ACCESS, PERM, WRONGSEC).
+ * PUTFH (RFC 8881 §18.19): makes a filehandle current, with the checks of {@link V4Handles#resolve} (BADHANDLE,
+ * STALE, ACCESS, PERM, WRONGSEC).
  */
 final class PutFhOp implements Operation<PUTFH4args> {
   @Override

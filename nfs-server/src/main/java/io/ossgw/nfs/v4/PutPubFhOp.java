@@ -5,7 +5,8 @@ import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 
 /**
- * PUTPUBFH (RFC 8881 §18.20): the public filehandle, which on this server is the root filehandle (§2.6.3.1.1.4\n * allows it; there is no WebNFS public export).
+ * PUTPUBFH (RFC 8881 §18.20): the public filehandle, which on this server is the root filehandle (§2.6.3.1.1.4
+ * allows it; there is no WebNFS public export).
  */
 final class PutPubFhOp implements Operation<Void> {
   @Override

@@ -5,7 +5,8 @@ import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 
 /**
- * PUTROOTFH (RFC 8881 §18.21): the root of the server's name space, the pseudo file system's "/" (or the export\n * of "/" if there is one), as the current filehandle.
+ * PUTROOTFH (RFC 8881 §18.21): the root of the server's name space, the pseudo file system's "/" (or the export
+ * of "/" if there is one), as the current filehandle.
  */
 final class PutRootFhOp implements Operation<Void> {
   @Override

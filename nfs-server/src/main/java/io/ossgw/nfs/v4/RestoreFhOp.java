@@ -6,7 +6,8 @@ import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 
 /**
- * RESTOREFH (RFC 8881 §18.27): the saved filehandle becomes current again; NFS4ERR_RESTOREFH if nothing was\n * saved in this compound.
+ * RESTOREFH (RFC 8881 §18.27): the saved filehandle becomes current again; NFS4ERR_RESTOREFH if nothing was
+ * saved in this compound.
  */
 final class RestoreFhOp implements Operation<Void> {
   @Override

@@ -7,7 +7,9 @@ import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
 
 /**
- * VERIFY (RFC 8881 §18.31): goes on only if the given attributes equal the current filehandle's\n * (NFS4ERR_NOT_SAME otherwise); compared in their encoded form ({@link Fattr4#same}). A client guards a SETATTR\n * with VERIFY of time_metadata (what v3's sattrguard3 did).
+ * VERIFY (RFC 8881 §18.31): goes on only if the given attributes equal the current filehandle's
+ * (NFS4ERR_NOT_SAME otherwise); compared in their encoded form ({@link Fattr4#same}). A client guards a SETATTR
+ * with VERIFY of time_metadata (what v3's sattrguard3 did).
  */
 final class VerifyOp implements Operation<VERIFY4args> {
   @Override
