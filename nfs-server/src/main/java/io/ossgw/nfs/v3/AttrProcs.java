@@ -6,6 +6,7 @@ import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.FsStats;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.auth.SetAttrRules;
 import io.ossgw.nfs.xdr.ACCESS3args;
 import io.ossgw.nfs.xdr.ACCESS3res;
 import io.ossgw.nfs.xdr.FSINFO3args;
@@ -82,60 +83,24 @@ final class AttrProcs {
     }
   }
 
+  /** {@link SetAttrRules} for NFSv3 attributes (RFC 1813 §3.3.2), so v3 and v4 allow and refuse alike. */
   static SetAttr check(FileAttr cur, sattr3 n, Caller c) {
-    boolean root = c.uid() == 0;
-    boolean owner = c.uid() == cur.uid();
-    Integer mode = n.mode();
-    if (mode != null) {
-      if (!root && !owner) {
-        throw new NfsError(nfsstat3.NFS3ERR_PERM, "chmod by a non-owner");
-      }
-      mode &= 07777;
-      if (!root && !c.inGroup(n.gid() != null ? n.gid() : cur.gid())) {
-        mode &= ~02000;
-      }
+    try {
+      Integer mode = SetAttrRules.checkOwnership(cur, n.mode(), n.uid(), n.gid(), n.size() != null, c);
+      SetAttrRules.checkTime(n.setAtime() == Nfs3.SET_TO_SERVER_TIME || n.setMtime() == Nfs3.SET_TO_SERVER_TIME,
+          n.setAtime() == Nfs3.SET_TO_CLIENT_TIME || n.setMtime() == Nfs3.SET_TO_CLIENT_TIME, cur, c);
+      Instant now = Instant.now();
+      return new SetAttr(mode, n.uid(), n.gid(), n.size(), time(n.setAtime(), n.atime(), now),
+          time(n.setMtime(), n.mtime(), now));
+    } catch (SetAttrRules.Refused r) {
+      throw new NfsError(r.perm() ? nfsstat3.NFS3ERR_PERM : nfsstat3.NFS3ERR_ACCES, r.getMessage());
     }
-    if (n.uid() != null && n.uid() != cur.uid() && !root) {
-      throw new NfsError(nfsstat3.NFS3ERR_PERM, "chown by a non-root caller");
-    }
-    if (n.gid() != null && n.gid() != cur.gid() && !root && !(owner && c.inGroup(n.gid()))) {
-      throw new NfsError(nfsstat3.NFS3ERR_PERM, "chgrp to a group the caller is not in");
-    }
-    if (n.size() != null && !Permissions.dataAccess(cur, c, Permissions.W)) {
-      throw new NfsError(nfsstat3.NFS3ERR_ACCES, "truncate without write permission");
-    }
-    if ((n.uid() != null || n.gid() != null) && !cur.isDirectory()) {
-      // chown revokes setuid, and setgid with group execute (Linux nfsd_sanitize_attrs; FUSE's kernel does the same)
-      int base = mode != null ? mode : cur.mode();
-      int kept = base & ~04000;
-      if ((kept & 02010) == 02010) {
-        kept &= ~02000;
-      }
-      if (kept != base || mode != null) {
-        mode = kept;
-      }
-    }
-    Instant now = Instant.now();
-    Instant atime = time(n.setAtime(), n.atime(), now, cur, c);
-    Instant mtime = time(n.setMtime(), n.mtime(), now, cur, c);
-    return new SetAttr(mode, n.uid(), n.gid(), n.size(), atime, mtime);
   }
 
-  private static Instant time(int how, nfstime3 t, Instant now, FileAttr cur, Caller c) {
-    boolean owner = c.uid() == 0 || c.uid() == cur.uid();
+  private static Instant time(int how, nfstime3 t, Instant now) {
     return switch (how) {
-      case Nfs3.SET_TO_SERVER_TIME -> {
-        if (!owner && !Permissions.allowed(cur, c, Permissions.W)) {
-          throw new NfsError(nfsstat3.NFS3ERR_ACCES, "utimes(NULL) without write permission");
-        }
-        yield now;
-      }
-      case Nfs3.SET_TO_CLIENT_TIME -> {
-        if (!owner) {
-          throw new NfsError(nfsstat3.NFS3ERR_PERM, "utimes by a non-owner");
-        }
-        yield t.toInstant();
-      }
+      case Nfs3.SET_TO_SERVER_TIME -> now;
+      case Nfs3.SET_TO_CLIENT_TIME -> t.toInstant();
       default -> null;
     };
   }

@@ -4,7 +4,7 @@ import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.SetAttr;
-import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.auth.SetAttrRules;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.state.OpenState;
 import io.ossgw.nfs.v4.xdr.Nfs4;
@@ -84,52 +84,17 @@ final class SetAttrOp implements Operation<SETATTR4args> {
     }
   }
 
-  /** v3's AttrProcs.check for NFSv4 attributes: the same rules, so both versions allow and refuse alike. */
+  /** {@link SetAttrRules} for NFSv4 attributes, so v3 and v4 allow and refuse alike. */
   static SetAttr check(FileAttr cur, Sattr4 n, Caller c, Instant now) {
-    boolean root = c.uid() == 0;
-    boolean owner = c.uid() == cur.uid();
-    Integer mode = n.mode();
-    if (mode != null) {
-      if (!root && !owner) {
-        throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chmod by a non-owner");
-      }
-      if (!root && !c.inGroup(n.gid() != null ? n.gid() : cur.gid())) {
-        mode &= ~02000;
-      }
+    Integer mode;
+    try {
+      mode = SetAttrRules.checkOwnership(cur, n.mode(), n.uid(), n.gid(), n.size() != null, c);
+      SetAttrRules.checkTime(n.atimeHow() == Nfs4.SET_TO_SERVER_TIME4 || n.mtimeHow() == Nfs4.SET_TO_SERVER_TIME4,
+          n.atimeHow() == Nfs4.SET_TO_CLIENT_TIME4 || n.mtimeHow() == Nfs4.SET_TO_CLIENT_TIME4, cur, c);
+    } catch (SetAttrRules.Refused r) {
+      throw new Nfs4Exception(r.perm() ? Nfs4.NFS4ERR_PERM : Nfs4.NFS4ERR_ACCESS, r.getMessage());
     }
-    if (n.uid() != null && n.uid() != cur.uid() && !root) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chown by a non-root caller");
-    }
-    if (n.gid() != null && n.gid() != cur.gid() && !root && !(owner && c.inGroup(n.gid()))) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "chgrp to a group the caller is not in");
-    }
-    if (n.size() != null && !Permissions.dataAccess(cur, c, Permissions.W)) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "truncate without write permission");
-    }
-    if ((n.uid() != null || n.gid() != null) && !cur.isDirectory()) {
-      // chown revokes setuid, and setgid with group execute (Linux nfsd_sanitize_attrs)
-      int base = mode != null ? mode : cur.mode();
-      int kept = base & ~04000;
-      if ((kept & 02010) == 02010) {
-        kept &= ~02000;
-      }
-      if (kept != base || mode != null) {
-        mode = kept;
-      }
-    }
-    timeAllowed(n.atimeHow(), cur, c);
-    timeAllowed(n.mtimeHow(), cur, c);
     SetAttr s = n.toSetAttr(now);
     return new SetAttr(mode, s.uid(), s.gid(), s.size(), s.atime(), s.mtime());
-  }
-
-  private static void timeAllowed(int how, FileAttr cur, Caller c) {
-    boolean owner = c.uid() == 0 || c.uid() == cur.uid();
-    if (how == Nfs4.SET_TO_SERVER_TIME4 && !owner && !Permissions.allowed(cur, c, Permissions.W)) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "utimes(NULL) without write permission");
-    }
-    if (how == Nfs4.SET_TO_CLIENT_TIME4 && !owner) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "utimes by a non-owner");
-    }
   }
 }
