@@ -30,11 +30,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * An NFSv3 server (RFC 1813) with MOUNT v3 and NLM v4 (byte-range locks, over a {@link LockTable}) on the same TCP
- * port, and NFSv4.1 (RFC 8881) on that port when {@link Builder#nfsV41(boolean)} is on, over one or more
+ * port, and NFSv4.1 (RFC 8881) on that port when {@link NfsServerBuilder#nfsV41(boolean)} is on, over one or more
  * {@link Export}s.
  *
  * <pre>{@code
@@ -50,19 +49,19 @@ import java.util.Objects;
  *
  * Calls to an NFS version not served are answered PROG_MISMATCH with the lowest and highest served (3-3, 3-4 or
  * 4-4; RFC 5531 §9), MOUNT v1/v2 calls PROG_MISMATCH(3, 3), so stock clients settle on what is served. With
- * {@link Builder#nfsV3(boolean) nfsV3(false)} MOUNT and NLM are not served either (PROG_UNAVAIL). With
- * {@link Builder#rpcbind(boolean)} an rpcbind on port 111 of the same address advertises the programs served.
+ * {@link NfsServerBuilder#nfsV3(boolean) nfsV3(false)} MOUNT and NLM are not served either (PROG_UNAVAIL). With
+ * {@link NfsServerBuilder#rpcbind(boolean)} an rpcbind on port 111 of the same address advertises the programs served.
  *
- * <p>File handles stay valid across restarts when a {@link Builder#stateDir(Path)} is given (the handle table is kept
- * there), and as long as each export keeps its path (or explicit id). The server does not own the exports' file
- * systems: {@link #stop()} uploads what NFS clients wrote and did not commit, and leaves closing the engines to the
- * caller.
+ * <p>File handles stay valid across restarts when a {@link NfsServerBuilder#stateDir(Path)} is given (the handle
+ * table is kept there), and as long as each export keeps its path (or explicit id). The server does not own the
+ * exports' file systems: {@link #stop()} uploads what NFS clients wrote and did not commit, and leaves closing the
+ * engines to the caller.
  */
 public final class NfsServer implements AutoCloseable {
   /** rtmax and wtmax: 1 MiB, the most Linux clients use. */
   public static final int MAX_IO = 1 << 20;
 
-  private final Builder b;
+  private final NfsServerBuilder b;
   private final Exports exports;
   /** The handle table's file in the state directory. */
   static final String HANDLE_TABLE_FILE = "nfs-handles.mv";
@@ -81,13 +80,14 @@ public final class NfsServer implements AutoCloseable {
   /** The open handles NFSv3 and NFSv4.1 share (so both see one state of a file). */
   private OpenFiles openFiles;
 
-  private NfsServer(Builder b) {
+  NfsServer(NfsServerBuilder b) {
     this.b = b;
     this.exports = new Exports(b.exports);
   }
 
-  public static Builder builder() {
-    return new Builder();
+  /** A builder with the defaults {@link NfsServerBuilder} documents. */
+  public static NfsServerBuilder builder() {
+    return new NfsServerBuilder();
   }
 
   /**
@@ -167,30 +167,30 @@ public final class NfsServer implements AutoCloseable {
     return list;
   }
 
-  /** The NFSv4.1 client and session state, or null unless {@link Builder#nfsV41} is on and the server started. */
+  /** The NFSv4.1 client and session state, or null unless {@link NfsServerBuilder#nfsV41} is on and started. */
   public ClientTable v4Clients() {
     return v4clients;
   }
 
-  /** The NFSv4.1 server state (open and lock state, grace), or null unless {@link Builder#nfsV41} is on and started. */
+  /** The NFSv4.1 open and lock state and grace, or null unless {@link NfsServerBuilder#nfsV41} is on and started. */
   public ServerState v4State() {
     return v4state;
   }
 
   /**
    * The NFSv4.1 COMPOUND dispatcher (its {@link Compound#count} gives operations per op number, for metrics), or null
-   * unless {@link Builder#nfsV41} is on and the server started.
+   * unless {@link NfsServerBuilder#nfsV41} is on and the server started.
    */
   public Compound v4Compound() {
     return v4compound;
   }
 
-  /** True if NFSv3 (with MOUNT v3 and NLM v4) is served ({@link Builder#nfsV3}). */
+  /** True if NFSv3 (with MOUNT v3 and NLM v4) is served ({@link NfsServerBuilder#nfsV3}). */
   public boolean servesV3() {
     return b.nfsV3;
   }
 
-  /** True if NFSv4.1 is served ({@link Builder#nfsV41}). */
+  /** True if NFSv4.1 is served ({@link NfsServerBuilder#nfsV41}). */
   public boolean servesV41() {
     return b.nfsV41;
   }
@@ -271,236 +271,4 @@ public final class NfsServer implements AutoCloseable {
   }
 
   /** Configures an {@link NfsServer}; every setting has a default except the exports. */
-  public static final class Builder {
-    private String bind = "0.0.0.0";
-    private int port = 2049;
-    private final List<Export> exports = new ArrayList<>();
-    private boolean rpcbind;
-    private boolean nfsV3 = true;
-    private boolean nfsV41;
-    private Duration v4Lease = V4Limits.DEFAULT.lease();
-    private Duration v4Grace = V4Limits.DEFAULT.lease();
-    private java.time.Clock v4Clock = java.time.Clock.systemUTC();
-    private int rpcbindPort = 111;
-    private Path stateDir;
-    private Duration openIdle = Duration.ofSeconds(5);
-    private int maxConnections = 1024;
-    private int maxInFlightPerConnection = 48;
-    private int maxInFlight = 256;
-    private Duration idleTimeout = Duration.ofMinutes(6);
-    private Duration recordTimeout = Duration.ofSeconds(30);
-    private Duration stallTimeout = Duration.ofSeconds(10);
-    private int selectorThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
-    private LockTable locks;
-    private Duration lockWait = Duration.ofSeconds(4);
-
-    private Builder() {}
-
-    /**
-     * The byte-range lock table NLM uses; default a table of its own (10,000 locks per client, 100,000 in all). Give
-     * the same table to every front end whose locks must conflict with NFS clients' locks.
-     */
-    public Builder locks(LockTable t) {
-      this.locks = Objects.requireNonNull(t);
-      return this;
-    }
-
-    /**
-     * How long a blocking NLM LOCK (F_SETLKW) waits on the server for a conflicting lock to go before the client is
-     * told to ask again (it does within 5 s); default 4 s. Keep it under the Linux client's NLM RPC timeout (10 s), or
-     * the client retransmits and logs "lockd: server not responding". {@link Duration#ZERO}: answer at once.
-     */
-    public Builder lockWait(Duration d) {
-      this.lockWait = nonNegative(d);
-      return this;
-    }
-
-    /** Listen address; default 0.0.0.0. */
-    public Builder bind(String address) {
-      this.bind = Objects.requireNonNull(address);
-      return this;
-    }
-
-    /** NFS and MOUNT TCP port; default 2049, 0 for an ephemeral port. */
-    public Builder port(int p) {
-      this.port = p;
-      return this;
-    }
-
-    /** Adds an export (at least one is required; paths and ids must be unique). */
-    public Builder export(Export e) {
-      this.exports.add(Objects.requireNonNull(e));
-      return this;
-    }
-
-    /**
-     * Serves NFS version 3 (RFC 1813) with MOUNT v3 and NLM v4; default on. Off: a version 3 call gets PROG_MISMATCH
-     * with the versions served (4, 4), MOUNT and NLM calls PROG_UNAVAIL; {@link #nfsV41} must then be on and
-     * {@link #rpcbind} off ({@link #build} refuses otherwise).
-     */
-    public Builder nfsV3(boolean on) {
-      this.nfsV3 = on;
-      return this;
-    }
-
-    /**
-     * Also serves NFS version 4 minor version 1 (RFC 8881) on the same port, over the same exports, handles, open
-     * files and lock table as version 3; COMPOUNDs of minor versions 0 and 2 get NFS4ERR_MINOR_VERS_MISMATCH. Default
-     * off for library users; {@code ossgw serve} turns it on through {@code ossgw.nfs.versions} (default 3,4.1).
-     */
-    public Builder nfsV41(boolean on) {
-      this.nfsV41 = on;
-      return this;
-    }
-
-    /** The NFSv4.1 lease (RFC 8881 §8.3, attribute lease_time); default 90 s. */
-    public Builder v4Lease(Duration d) {
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("lease must be positive: " + d);
-      }
-      this.v4Lease = d;
-      return this;
-    }
-
-    /**
-     * The longest NFSv4.1 grace period after a restart (RFC 8881 §8.4.2), ended earlier when every client known from
-     * before has sent RECLAIM_COMPLETE; default 90 s (the lease). There is a grace period only when the client record
-     * in the {@link #stateDir} names clients that held state before the restart: not at a first start, not without
-     * a state directory.
-     */
-    public Builder v4Grace(Duration d) {
-      this.v4Grace = nonNegative(d);
-      return this;
-    }
-
-    /** The clock of NFSv4.1 leases and the grace period; default the system clock (tests pass a settable one). */
-    public Builder v4Clock(java.time.Clock c) {
-      this.v4Clock = Objects.requireNonNull(c);
-      return this;
-    }
-
-    /** Runs an rpcbind (portmapper v2) on the bind address; default off. */
-    public Builder rpcbind(boolean on) {
-      this.rpcbind = on;
-      return this;
-    }
-
-    /** The rpcbind port; default 111 (0 for an ephemeral one, in tests). */
-    public Builder rpcbindPort(int p) {
-      this.rpcbindPort = p;
-      return this;
-    }
-
-    /**
-     * Where the handle table ({@code nfs-handles.mv}) and the NFSv4.1 client record ({@code nfs4-clients}: the
-     * clients holding open or lock state, who may reclaim it after a restart) live; without one, handles do not
-     * survive a restart and NFSv4.1 clients cannot reclaim (no grace period: their opens and locks are lost with the
-     * server). May be the engine's {@code state_dir}.
-     */
-    public Builder stateDir(Path dir) {
-      this.stateDir = dir;
-      return this;
-    }
-
-    /** How long an NFS-open file stays open without READ/WRITE before it is released (uploaded); default 5 s. */
-    public Builder openIdleTimeout(Duration d) {
-      this.openIdle = Objects.requireNonNull(d);
-      return this;
-    }
-
-    /**
-     * Most TCP connections; default 1024. At the cap the connection idle longest (nothing in flight) is closed for
-     * the new one; a new connection is refused only when every open one is busy.
-     */
-    public Builder maxConnections(int n) {
-      this.maxConnections = n;
-      return this;
-    }
-
-    /**
-     * Calls in flight per connection (including replies written but not yet read by the client) before the server
-     * stops reading that connection; default 48. Keep it well under {@link #maxInFlight}: a client that sends without
-     * reading replies holds this many calls and no more.
-     */
-    public Builder maxInFlightPerConnection(int n) {
-      this.maxInFlightPerConnection = n;
-      return this;
-    }
-
-    /**
-     * Calls in flight in total before the server stops reading every connection; default 256. Each READ or WRITE in
-     * flight holds up to 1 MiB of heap, so this bounds the NFS front end's buffers (256 MiB by default). At this cap,
-     * connections whose replies have not been read for {@link #stallTimeout} are closed.
-     */
-    public Builder maxInFlight(int n) {
-      this.maxInFlight = n;
-      return this;
-    }
-
-    /**
-     * A connection with no call in flight and no byte buffered for this long is closed (NFSv3 keeps no connection
-     * state; clients reconnect); default 6 minutes, as Linux knfsd. {@link Duration#ZERO}: never.
-     */
-    public Builder idleTimeout(Duration d) {
-      this.idleTimeout = nonNegative(d);
-      return this;
-    }
-
-    /**
-     * A connection that has sent part of a record and nothing more for this long (no call in flight) is closed;
-     * default 30 s. {@link Duration#ZERO}: never.
-     */
-    public Builder recordTimeout(Duration d) {
-      this.recordTimeout = nonNegative(d);
-      return this;
-    }
-
-    /**
-     * While the server is at {@link #maxInFlight}, a connection whose queued replies have not been read for this long
-     * is closed and its replies dropped; default 10 s. {@link Duration#ZERO}: never.
-     */
-    public Builder stallTimeout(Duration d) {
-      this.stallTimeout = nonNegative(d);
-      return this;
-    }
-
-    private static Duration nonNegative(Duration d) {
-      if (d.isNegative()) {
-        throw new IllegalArgumentException("timeout must not be negative: " + d);
-      }
-      return d;
-    }
-
-    /** Grizzly selector (I/O) threads; default half the CPUs, at least 2. */
-    public Builder selectorThreads(int n) {
-      this.selectorThreads = n;
-      return this;
-    }
-
-    /**
-     * @throws IllegalArgumentException without exports, with duplicate export paths or ids, with a bad limit, with
-     *     neither {@link #nfsV3} nor {@link #nfsV41}, or with {@link #rpcbind} but not {@link #nfsV3}
-     */
-    public NfsServer build() {
-      if (locks == null) {
-        locks = new LockTable(10_000, 100_000);
-      }
-      if (exports.isEmpty()) {
-        throw new IllegalArgumentException("an NFS server needs at least one export");
-      }
-      if (port < 0 || port > 65535 || rpcbindPort < 0 || rpcbindPort > 65535) {
-        throw new IllegalArgumentException("port out of range");
-      }
-      if (maxConnections < 1 || maxInFlightPerConnection < 1 || maxInFlight < 1 || selectorThreads < 1) {
-        throw new IllegalArgumentException("limits must be positive");
-      }
-      if (!nfsV3 && !nfsV41) {
-        throw new IllegalArgumentException("no NFS version to serve: turn on nfsV3 or nfsV41");
-      }
-      if (rpcbind && !nfsV3) { // rpcbind serves v3 clients (MOUNT and NLM lookups); v4.1 clients never ask it
-        throw new IllegalArgumentException("rpcbind needs NFSv3: without it there is nothing for rpcbind to name");
-      }
-      return new NfsServer(this);
-    }
-  }
 }

@@ -8,7 +8,7 @@
  * persistent fileid table and the handle format; {@code export} and {@code auth} the export rules, squashing and
  * permission checks; {@code v3} the NFS procedures; {@code mount} the MOUNT procedures; {@code nlm} byte-range
  * locks (NLM v4, NSM); {@code v4} NFSv4.1 (COMPOUND, one class per operation, sessions, open and lock state, grace),
- * served with {@link io.ossgw.nfs.NfsServer.Builder#nfsV41}; {@code fs} what v3 and v4.1 share (open handles, the
+ * served with {@link io.ossgw.nfs.NfsServerBuilder#nfsV41}; {@code fs} what v3 and v4.1 share (open handles, the
  * write verifier, directory cursors).
  * SEMANTICS.md (section NFS) is the contract.
  */

@@ -36,7 +36,7 @@ class Nfs4GraceTest {
     start(b -> {});
   }
 
-  private void start(java.util.function.Consumer<NfsServer.Builder> more) {
+  private void start(java.util.function.Consumer<NfsServerBuilder> more) {
     gw = NfsGateway.withServer(state, b -> more.accept(b.nfsV41(true).v4Clock(clock).v4Lease(LEASE).v4Grace(GRACE)));
     v3 = new NfsClient(gw.port(), 0, 0);
   }

@@ -37,7 +37,7 @@ final class NfsGateway implements AutoCloseable {
   private java.time.Duration lockWait = java.time.Duration.ofSeconds(4);
   private io.ossgw.core.lock.LockTable locks;
   /** More NFS server settings (e.g. NFSv4.1 on a test clock), applied at every (re)start. */
-  private java.util.function.Consumer<NfsServer.Builder> serverOptions = b -> {};
+  private java.util.function.Consumer<NfsServerBuilder> serverOptions = b -> {};
   Engine engine;
   NfsServer server;
   private int port;
@@ -84,7 +84,7 @@ final class NfsGateway implements AutoCloseable {
   }
 
   /** One export of the whole bucket, the NFS server built with {@code options} too (restarted with them). */
-  static NfsGateway withServer(Path stateDir, java.util.function.Consumer<NfsServer.Builder> options) {
+  static NfsGateway withServer(Path stateDir, java.util.function.Consumer<NfsServerBuilder> options) {
     NfsGateway g = simple(stateDir);
     g.serverOptions = options;
     g.restart();
@@ -104,7 +104,7 @@ final class NfsGateway implements AutoCloseable {
     EngineConfig c = EngineConfig.fromOptions(BUCKET, "", MountOptions.parse(o), new Credentials(AK, SK), 1000, 1000,
         stateDir.resolve("engine"));
     engine = Engine.start(c);
-    NfsServer.Builder b = NfsServer.builder().bind("127.0.0.1").port(port).stateDir(stateDir.resolve("nfs"))
+    NfsServerBuilder b = NfsServer.builder().bind("127.0.0.1").port(port).stateDir(stateDir.resolve("nfs"))
         .openIdleTimeout(openIdle).lockWait(lockWait);
     if (locks != null) {
       b.locks(locks);

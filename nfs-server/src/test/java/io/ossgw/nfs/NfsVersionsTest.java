@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link NfsServer.Builder#nfsV3} and {@link NfsServer.Builder#nfsV41} over TCP: a NULL call to a version not served
+ * {@link NfsServerBuilder#nfsV3} and {@link NfsServerBuilder#nfsV41} over TCP: a NULL call to a version not served
  * gets PROG_MISMATCH with the versions that are (RFC 5531 §9), MOUNT and NLM go with v3, and the builder refuses a
  * server with no version or rpcbind without v3.
  */

@@ -3,6 +3,7 @@ package io.ossgw.app.serve;
 import io.ossgw.app.config.NfsConfig;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.nfs.NfsServer;
+import io.ossgw.nfs.NfsServerBuilder;
 import io.ossgw.nfs.export.Cidr;
 import io.ossgw.nfs.export.Export;
 import java.net.InetAddress;
@@ -76,7 +77,7 @@ final class NfsFrontEnd implements AutoCloseable {
   static NfsFrontEnd start(NfsConfig cfg, List<ExportPlanner.PlannedExport> exports, Path stateDir,
       Function<ExportPlanner.PlannedExport, Engine> engineOf) {
     NfsVersions versions = NfsVersions.parse(cfg.versions());
-    NfsServer.Builder b = NfsServer.builder().bind(cfg.bind()).port(cfg.port()).rpcbind(cfg.rpcbind())
+    NfsServerBuilder b = NfsServer.builder().bind(cfg.bind()).port(cfg.port()).rpcbind(cfg.rpcbind())
         .nfsV3(versions.v3()).nfsV41(versions.v41()).v4Lease(cfg.v4().leaseTime()).v4Grace(cfg.v4().graceTime())
         .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout())
         .maxConnections(cfg.maxConnections()).idleTimeout(cfg.idleTimeout()).recordTimeout(cfg.recordTimeout())

@@ -1,6 +1,6 @@
 /**
  * NFSv4.1 (RFC 8881) beside NFSv3: the COMPOUND dispatcher and one class per operation.
- * {@link io.ossgw.nfs.NfsServer.Builder#nfsV41(boolean)} registers {@link io.ossgw.nfs.v4.Nfs4Program} as program
+ * {@link io.ossgw.nfs.NfsServerBuilder#nfsV41(boolean)} registers {@link io.ossgw.nfs.v4.Nfs4Program} as program
  * 100003 version 4 on the v3 port (off in the builder for library users; {@code ossgw serve} turns it on through
  * {@code ossgw.nfs.versions}, default "3,4.1"). What a client sees is SEMANTICS.md's "NFSv4.1" section.
  *

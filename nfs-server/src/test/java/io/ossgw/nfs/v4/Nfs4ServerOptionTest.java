@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ossgw.nfs.NfsServer;
+import io.ossgw.nfs.NfsServerBuilder;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.ExportTest;
 import io.ossgw.nfs.v4.xdr.Nfs4;
@@ -21,7 +22,7 @@ import org.dcache.oncrpc4j.xdr.XdrVoid;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link NfsServer.Builder#nfsV41}: off by default (version 4 gets PROG_MISMATCH as before), on serves it. */
+/** {@link NfsServerBuilder#nfsV41}: off by default (version 4 gets PROG_MISMATCH as before), on serves it. */
 class Nfs4ServerOptionTest {
   @TempDir
   Path state;
@@ -36,7 +37,7 @@ class Nfs4ServerOptionTest {
   }
 
   private NfsServer start(boolean v41) {
-    NfsServer.Builder b = NfsServer.builder().bind("127.0.0.1").port(0).stateDir(state)
+    NfsServerBuilder b = NfsServer.builder().bind("127.0.0.1").port(0).stateDir(state)
         .export(Export.builder("/a", ExportTest.FS).build());
     if (v41) {
       b.nfsV41(true);

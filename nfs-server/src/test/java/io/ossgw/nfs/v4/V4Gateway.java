@@ -11,6 +11,7 @@ import io.ossgw.core.config.MountOptions;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.emulator.OssEmulator;
 import io.ossgw.nfs.NfsServer;
+import io.ossgw.nfs.NfsServerBuilder;
 import io.ossgw.nfs.export.Export;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,7 +57,7 @@ final class V4Gateway implements AutoCloseable {
     MountOptions o = MountOptions.parse(List.of("url=" + emu.endpoint(), "retries=2"));
     engine = Engine.start(EngineConfig.fromOptions(BUCKET, "", o, new Credentials(AK, SK), 1000, 1000,
         stateDir.resolve("engine")));
-    NfsServer.Builder b = NfsServer.builder().bind("127.0.0.1").port(p).stateDir(stateDir.resolve("nfs"))
+    NfsServerBuilder b = NfsServer.builder().bind("127.0.0.1").port(p).stateDir(stateDir.resolve("nfs"))
         .nfsV41(true);
     exports.apply(engine).forEach(b::export);
     server = b.build().start();

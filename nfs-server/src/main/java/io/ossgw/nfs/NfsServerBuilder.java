@@ -1,0 +1,248 @@
+package io.ossgw.nfs;
+
+import io.ossgw.core.lock.LockTable;
+import io.ossgw.nfs.export.Export;
+import io.ossgw.nfs.v4.state.V4Limits;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Settings of an {@link NfsServer}: address and port, exports, NFS versions, NFSv4.1 lease and grace, limits on
+ * connections and requests in flight, timeouts, the state directory and the lock table. Each setter documents its
+ * default; {@link #build()} validates them together.
+ */
+public final class NfsServerBuilder {
+  String bind = "0.0.0.0";
+  int port = 2049;
+  final List<Export> exports = new ArrayList<>();
+  boolean rpcbind;
+  boolean nfsV3 = true;
+  boolean nfsV41;
+  Duration v4Lease = V4Limits.DEFAULT.lease();
+  Duration v4Grace = V4Limits.DEFAULT.lease();
+  java.time.Clock v4Clock = java.time.Clock.systemUTC();
+  int rpcbindPort = 111;
+  Path stateDir;
+  Duration openIdle = Duration.ofSeconds(5);
+  int maxConnections = 1024;
+  int maxInFlightPerConnection = 48;
+  int maxInFlight = 256;
+  Duration idleTimeout = Duration.ofMinutes(6);
+  Duration recordTimeout = Duration.ofSeconds(30);
+  Duration stallTimeout = Duration.ofSeconds(10);
+  int selectorThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
+  LockTable locks;
+  Duration lockWait = Duration.ofSeconds(4);
+
+  NfsServerBuilder() {}
+
+  /**
+   * The byte-range lock table NLM uses; default a table of its own (10,000 locks per client, 100,000 in all). Give
+   * the same table to every front end whose locks must conflict with NFS clients' locks.
+   */
+  public NfsServerBuilder locks(LockTable t) {
+    this.locks = Objects.requireNonNull(t);
+    return this;
+  }
+
+  /**
+   * How long a blocking NLM LOCK (F_SETLKW) waits on the server for a conflicting lock to go before the client is
+   * told to ask again (it does within 5 s); default 4 s. Keep it under the Linux client's NLM RPC timeout (10 s), or
+   * the client retransmits and logs "lockd: server not responding". {@link Duration#ZERO}: answer at once.
+   */
+  public NfsServerBuilder lockWait(Duration d) {
+    this.lockWait = nonNegative(d);
+    return this;
+  }
+
+  /** Listen address; default 0.0.0.0. */
+  public NfsServerBuilder bind(String address) {
+    this.bind = Objects.requireNonNull(address);
+    return this;
+  }
+
+  /** NFS and MOUNT TCP port; default 2049, 0 for an ephemeral port. */
+  public NfsServerBuilder port(int p) {
+    this.port = p;
+    return this;
+  }
+
+  /** Adds an export (at least one is required; paths and ids must be unique). */
+  public NfsServerBuilder export(Export e) {
+    this.exports.add(Objects.requireNonNull(e));
+    return this;
+  }
+
+  /**
+   * Serves NFS version 3 (RFC 1813) with MOUNT v3 and NLM v4; default on. Off: a version 3 call gets PROG_MISMATCH
+   * with the versions served (4, 4), MOUNT and NLM calls PROG_UNAVAIL; {@link #nfsV41} must then be on and
+   * {@link #rpcbind} off ({@link #build} refuses otherwise).
+   */
+  public NfsServerBuilder nfsV3(boolean on) {
+    this.nfsV3 = on;
+    return this;
+  }
+
+  /**
+   * Also serves NFS version 4 minor version 1 (RFC 8881) on the same port, over the same exports, handles, open
+   * files and lock table as version 3; COMPOUNDs of minor versions 0 and 2 get NFS4ERR_MINOR_VERS_MISMATCH. Default
+   * off for library users; {@code ossgw serve} turns it on through {@code ossgw.nfs.versions} (default 3,4.1).
+   */
+  public NfsServerBuilder nfsV41(boolean on) {
+    this.nfsV41 = on;
+    return this;
+  }
+
+  /** The NFSv4.1 lease (RFC 8881 §8.3, attribute lease_time); default 90 s. */
+  public NfsServerBuilder v4Lease(Duration d) {
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("lease must be positive: " + d);
+    }
+    this.v4Lease = d;
+    return this;
+  }
+
+  /**
+   * The longest NFSv4.1 grace period after a restart (RFC 8881 §8.4.2), ended earlier when every client known from
+   * before has sent RECLAIM_COMPLETE; default 90 s (the lease). There is a grace period only when the client record
+   * in the {@link #stateDir} names clients that held state before the restart: not at a first start, not without
+   * a state directory.
+   */
+  public NfsServerBuilder v4Grace(Duration d) {
+    this.v4Grace = nonNegative(d);
+    return this;
+  }
+
+  /** The clock of NFSv4.1 leases and the grace period; default the system clock (tests pass a settable one). */
+  public NfsServerBuilder v4Clock(java.time.Clock c) {
+    this.v4Clock = Objects.requireNonNull(c);
+    return this;
+  }
+
+  /** Runs an rpcbind (portmapper v2) on the bind address; default off. */
+  public NfsServerBuilder rpcbind(boolean on) {
+    this.rpcbind = on;
+    return this;
+  }
+
+  /** The rpcbind port; default 111 (0 for an ephemeral one, in tests). */
+  public NfsServerBuilder rpcbindPort(int p) {
+    this.rpcbindPort = p;
+    return this;
+  }
+
+  /**
+   * Where the handle table ({@code nfs-handles.mv}) and the NFSv4.1 client record ({@code nfs4-clients}: the
+   * clients holding open or lock state, who may reclaim it after a restart) live; without one, handles do not
+   * survive a restart and NFSv4.1 clients cannot reclaim (no grace period: their opens and locks are lost with the
+   * server). May be the engine's {@code state_dir}.
+   */
+  public NfsServerBuilder stateDir(Path dir) {
+    this.stateDir = dir;
+    return this;
+  }
+
+  /** How long an NFS-open file stays open without READ/WRITE before it is released (uploaded); default 5 s. */
+  public NfsServerBuilder openIdleTimeout(Duration d) {
+    this.openIdle = Objects.requireNonNull(d);
+    return this;
+  }
+
+  /**
+   * Most TCP connections; default 1024. At the cap the connection idle longest (nothing in flight) is closed for
+   * the new one; a new connection is refused only when every open one is busy.
+   */
+  public NfsServerBuilder maxConnections(int n) {
+    this.maxConnections = n;
+    return this;
+  }
+
+  /**
+   * Calls in flight per connection (including replies written but not yet read by the client) before the server
+   * stops reading that connection; default 48. Keep it well under {@link #maxInFlight}: a client that sends without
+   * reading replies holds this many calls and no more.
+   */
+  public NfsServerBuilder maxInFlightPerConnection(int n) {
+    this.maxInFlightPerConnection = n;
+    return this;
+  }
+
+  /**
+   * Calls in flight in total before the server stops reading every connection; default 256. Each READ or WRITE in
+   * flight holds up to 1 MiB of heap, so this bounds the NFS front end's buffers (256 MiB by default). At this cap,
+   * connections whose replies have not been read for {@link #stallTimeout} are closed.
+   */
+  public NfsServerBuilder maxInFlight(int n) {
+    this.maxInFlight = n;
+    return this;
+  }
+
+  /**
+   * A connection with no call in flight and no byte buffered for this long is closed (NFSv3 keeps no connection
+   * state; clients reconnect); default 6 minutes, as Linux knfsd. {@link Duration#ZERO}: never.
+   */
+  public NfsServerBuilder idleTimeout(Duration d) {
+    this.idleTimeout = nonNegative(d);
+    return this;
+  }
+
+  /**
+   * A connection that has sent part of a record and nothing more for this long (no call in flight) is closed;
+   * default 30 s. {@link Duration#ZERO}: never.
+   */
+  public NfsServerBuilder recordTimeout(Duration d) {
+    this.recordTimeout = nonNegative(d);
+    return this;
+  }
+
+  /**
+   * While the server is at {@link #maxInFlight}, a connection whose queued replies have not been read for this long
+   * is closed and its replies dropped; default 10 s. {@link Duration#ZERO}: never.
+   */
+  public NfsServerBuilder stallTimeout(Duration d) {
+    this.stallTimeout = nonNegative(d);
+    return this;
+  }
+
+  private static Duration nonNegative(Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("timeout must not be negative: " + d);
+    }
+    return d;
+  }
+
+  /** Grizzly selector (I/O) threads; default half the CPUs, at least 2. */
+  public NfsServerBuilder selectorThreads(int n) {
+    this.selectorThreads = n;
+    return this;
+  }
+
+  /**
+   * @throws IllegalArgumentException without exports, with duplicate export paths or ids, with a bad limit, with
+   *     neither {@link #nfsV3} nor {@link #nfsV41}, or with {@link #rpcbind} but not {@link #nfsV3}
+   */
+  public NfsServer build() {
+    if (locks == null) {
+      locks = new LockTable(10_000, 100_000);
+    }
+    if (exports.isEmpty()) {
+      throw new IllegalArgumentException("an NFS server needs at least one export");
+    }
+    if (port < 0 || port > 65535 || rpcbindPort < 0 || rpcbindPort > 65535) {
+      throw new IllegalArgumentException("port out of range");
+    }
+    if (maxConnections < 1 || maxInFlightPerConnection < 1 || maxInFlight < 1 || selectorThreads < 1) {
+      throw new IllegalArgumentException("limits must be positive");
+    }
+    if (!nfsV3 && !nfsV41) {
+      throw new IllegalArgumentException("no NFS version to serve: turn on nfsV3 or nfsV41");
+    }
+    if (rpcbind && !nfsV3) { // rpcbind serves v3 clients (MOUNT and NLM lookups); v4.1 clients never ask it
+      throw new IllegalArgumentException("rpcbind needs NFSv3: without it there is nothing for rpcbind to name");
+    }
+    return new NfsServer(this);
+  }
+}
