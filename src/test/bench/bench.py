@@ -5,7 +5,7 @@ it, turns that into results.md, chart.png and the docs/benchmarks.md headline).
 
 Knobs (environment, sizes like 1g / 128k): SEQ_SIZE=1g SMALL_COUNT=10000 SMALL_SIZE=128k SMALL_THREADS=128
 LS_COUNTS=1000,3000 LS_FILE_SIZE=1k DR_FILES=10 DR_SIZE=256m SB_FILES=128 SB_FILE_SIZE=8m SB_TIME=20 SB_FLAGS=direct
-RND_TIME=10 STEPS=seq,small,ls,dr,sysbench PROFILE=1 GW_JAVA_OPTS="" GW_OPTIONS="opt=v,flag"
+RND_TIME=10 STEPS=seq,small,ls,dr,sysbench,nfs,smb PROFILE=1 GW_JAVA_OPTS="" GW_OPTIONS="opt=v,flag"
 DR_OPTIONS="direct_read"."""
 import json
 import os
@@ -15,6 +15,7 @@ import sys
 import time
 
 import benchlib as b
+import benchnet
 from benchlib import log
 
 BUCKET, AK, SK = "bench", "bench-ak", "bench-sk-0123456789"
@@ -49,7 +50,7 @@ class Bench:
         self.sb_files, self.sb_file_size = int(e("SB_FILES", "128")), size(e("SB_FILE_SIZE", "8m"))
         self.sb_time, self.rnd_time = int(e("SB_TIME", "20")), int(e("RND_TIME", "10"))
         self.sb_flags = e("SB_FLAGS", "direct")
-        self.steps = e("STEPS", "seq,small,ls,dr,sysbench").split(",")
+        self.steps = e("STEPS", "seq,small,ls,dr,sysbench,nfs,smb").split(",")
         self.profile = e("PROFILE", "1") == "1"
         self.gw_java_opts = e("GW_JAVA_OPTS", "").split()
         self.gw_options = options(e("GW_OPTIONS", ""))
@@ -67,8 +68,9 @@ class Bench:
         self.gw = None
 
     # --- plumbing -------------------------------------------------------------------------------------------------
-    def gateway(self, extra=None, fresh=True, java_opts=()):
-        """A gateway with the default options (+ GW_OPTIONS, + extra); fresh = state dir wiped (never seen a key)."""
+    def gateway(self, extra=None, fresh=True, java_opts=(), config=()):
+        """A gateway with the default options (+ GW_OPTIONS, + extra) and more config lines; fresh = state dir wiped
+        (never seen a key)."""
         if self.gw:
             self.gw.stop()
         if fresh:
@@ -76,7 +78,7 @@ class Bench:
         opts = dict(self.gw_options, **(extra or {}))
         log(f"gateway up, options {opts or 'default'}")
         self.gw = b.Gateway(self.java, self.app, self.work, self.emu, BUCKET, self.passwd, opts,
-                            [*self.gw_java_opts, *java_opts])
+                            [*self.gw_java_opts, *java_opts], config)
         return self.gw
 
     def tool(self, cls, *args):
@@ -370,6 +372,13 @@ class Bench:
                                              "ceiling": ceil[mode], "ceiling_mbps": c["mbps"] if c else None,
                                              "ratio": round(mbps / c["mbps"], 3) if c else None, **ctx})
         sb("cleanup")
+
+    # --- 7, 8: the same engine over NFS and SMB (benchnet.py) ---------------------------------------------------------
+    def step_nfs(self):
+        benchnet.step_nfs(self)
+
+    def step_smb(self):
+        benchnet.step_smb(self)
 
     def run(self):
         t0 = time.monotonic()

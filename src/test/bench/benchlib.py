@@ -259,9 +259,10 @@ class Emulator:
 
 
 class Gateway:
-    """`ossgw serve --config` with one FUSE mount `bench` of the bucket; metrics on a free HTTP port."""
+    """`ossgw serve --config` with one FUSE mount `bench` of the bucket (and the config lines given); metrics on a free
+    HTTP port."""
 
-    def __init__(self, java, app_jar, work, emulator, bucket, passwd, options, java_opts=()):
+    def __init__(self, java, app_jar, work, emulator, bucket, passwd, options, java_opts=(), config=()):
         self.mnt = os.path.join(work, "mnt")
         self.state = os.path.join(work, "state")
         self.tmp = os.path.join(work, "spool")
@@ -273,6 +274,7 @@ class Gateway:
                  f"ossgw.state-dir={self.state}", f"ossgw.mounts.bench.bucket={bucket}",
                  f"ossgw.mounts.bench.mountpoint={self.mnt}", f"ossgw.mounts.bench.options.tmpdir={self.tmp}"]
         lines += [f"ossgw.mounts.bench.options.{k}={v}" for k, v in options.items()]
+        lines += list(config)  # more front ends of the same engine: NFS exports, SMB shares (benchnet.py)
         cfg = os.path.join(work, "serve.properties")
         with open(cfg, "w") as f:
             f.write("\n".join(lines) + "\n")

@@ -76,7 +76,7 @@ def cpu_table(res):
             if r.get("native_mbps") else "—"
         out.append(f"| {r['name']} | {num(r['cpu_per_gib'])} | {num(r['cpu_per_1k_requests'])} "
                    f"({r['oss_requests']:,}) | {num(r.get('cpu_per_1k_files'))} | {num(r.get('ceiling_cpu_per_gib'))} "
-                   f"| {nat} | {CPU_TARGETS.get(r['ceiling'], '—') if r.get('native') else '—'} |")
+                   f"| {nat} | {CPU_TARGETS.get(r['ceiling'], '—') if r.get('native') and r['name'].startswith('fio') else '—'} |")
     return "\n".join(out)
 
 
