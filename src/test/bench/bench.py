@@ -126,6 +126,7 @@ class Bench:
     def measure(self, name, fn, profile=False):
         """Runs fn() with the load average, CPU use per process and (optionally) JFR profiles recorded."""
         load = os.getloadavg()[0]
+        alloc = None
         jcmd = os.path.join(os.path.dirname(self.java), "jcmd")
         jfr = os.path.join(os.path.dirname(self.java), "jfr")
         tag = "p" + str(len(self.results["profiles"]))  # jcmd splits arguments at spaces and commas
@@ -144,8 +145,12 @@ class Bench:
                 v = subprocess.run([jfr, "view", "--width", "150", "hot-methods", f], capture_output=True, text=True)
                 lines = [x for x in v.stdout.splitlines() if x.strip()]
                 self.results["profiles"][name][who] = "\n".join(lines[:16])
+                if who == "gateway":
+                    alloc = b.jfr_allocated(jfr, f)
             self.results["profiles"][name]["threads"] = u.top_threads
         ctx = {"load1": round(load, 2), "wall_s": round(u.wall, 3), "oss": oss, **u.as_dict()}
+        if profile and self.profile and alloc is not None:
+            ctx["alloc_gateway_bytes"] = alloc
         log(f"{name}: {ctx}")
         return value, ctx
 
@@ -169,6 +174,8 @@ class Bench:
                                      "oss_requests": requests, "cpu_per_gib": per(cpu, gib),
                                      "cpu_per_1k_requests": per(cpu, requests / 1000),
                                      "cpu_per_1k_files": per(cpu, files / 1000) if files else None,
+                                     "alloc_mb_per_gib": per(ctx["alloc_gateway_bytes"] / 1e6, gib)
+                                     if ctx.get("alloc_gateway_bytes") is not None else None,
                                      "ceiling_cpu_per_gib": per(ceil.get("cpu_tool_s") if ceil else None, gib),
                                      "native": native if nat else None,
                                      "native_mbps": nat["mbps"] if nat else None,

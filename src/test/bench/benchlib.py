@@ -313,6 +313,15 @@ class Gateway:
             subprocess.run(["fusermount", "-u", "-z", self.mnt], check=False)
 
 
+def jfr_allocated(jfr, recording):
+    """Bytes the recorded JVM allocated on its heap, estimated from JFR's jdk.ObjectAllocationSample events (each
+    carries a `weight`: the bytes allocated since the thread's previous sample); None if the recording has none."""
+    r = subprocess.run([jfr, "print", "--json", "--events", "jdk.ObjectAllocationSample", recording],
+                       capture_output=True, text=True)
+    weights = [int(w) for w in re.findall(r'"weight"\s*:\s*(\d+)', r.stdout)]
+    return sum(weights) if weights else None
+
+
 def timed(argv):
     """Seconds a command takes, its output read (as a terminal would) and dropped; raises if it fails."""
     t0 = time.monotonic()

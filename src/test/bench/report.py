@@ -78,15 +78,17 @@ def cpu_table(res):
     """CPU per unit (issue 14's yardstick): gateway CPU s per GiB, per 1,000 OSS requests and per 1,000 files, beside the
     Java-SDK ceiling's and curl's (the non-SDK ceiling: C, no TLS, the least this machine needs) CPU s per GiB."""
     out = ["| workload | gateway CPU s / GiB | gateway CPU s / 1,000 OSS requests (requests) | gateway CPU s / "
-           "1,000 files | SDK ceiling CPU s / GiB | curl CPU s / GiB (MB/s) | target |",
-           "|---|---:|---:|---:|---:|---:|---|"]
+           "1,000 files | gateway heap MB allocated / GiB (JFR) | SDK ceiling CPU s / GiB | curl CPU s / GiB (MB/s) "
+           "| target |",
+           "|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in res["rows"]:
         if "cpu_per_gib" not in r:
             continue  # results.json of a run before the CPU columns
         nat = f"{num(r.get('native_cpu_per_gib'))} ({num(r.get('native_mbps'), '{:.0f}')})" \
             if r.get("native_mbps") else "—"
         out.append(f"| {r['name']} | {num(r['cpu_per_gib'])} | {num(r['cpu_per_1k_requests'])} "
-                   f"({r['oss_requests']:,}) | {num(r.get('cpu_per_1k_files'))} | {num(r.get('ceiling_cpu_per_gib'))} "
+                   f"({r['oss_requests']:,}) | {num(r.get('cpu_per_1k_files'))} | {num(r.get('alloc_mb_per_gib'), '{:.0f}')} "
+                   f"| {num(r.get('ceiling_cpu_per_gib'))} "
                    f"| {nat} | {CPU_TARGETS.get(r['ceiling'], '—') if r.get('native') and r['name'].startswith('fio') else '—'} |")
     return "\n".join(out)
 
