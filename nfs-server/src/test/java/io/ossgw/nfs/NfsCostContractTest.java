@@ -14,8 +14,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -27,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * client against the OSS emulator, and the requests it cost must be exactly those the row lists.
  */
 class NfsCostContractTest {
-  private static final Pattern ROW = Pattern.compile("^\\|\\s*(nfs-[A-Za-z0-9-]+)\\s*\\|[^|]*\\|([^|]*)\\|\\s*$");
   private static final Caller USER = new Caller(1000, 1000, new int[0]);
 
   @TempDir
@@ -198,28 +195,7 @@ class NfsCostContractTest {
   }
 
   static Map<String, Map<String, Long>> rows() throws IOException {
-    Map<String, Map<String, Long>> rows = new LinkedHashMap<>();
-    boolean in = false;
-    for (String line : Files.readAllLines(doc())) {
-      if (line.contains("<!-- nfs-contract:begin -->")) {
-        in = true;
-      } else if (line.contains("<!-- nfs-contract:end -->")) {
-        in = false;
-      } else if (in) {
-        Matcher m = ROW.matcher(line);
-        if (m.matches()) {
-          Map<String, Long> cost = new TreeMap<>();
-          for (String item : m.group(2).trim().split("\\s+")) {
-            if (!item.isEmpty()) {
-              String[] kv = item.split("=");
-              cost.put(kv[0], Long.parseLong(kv[1]));
-            }
-          }
-          rows.put(m.group(1), cost);
-        }
-      }
-    }
-    return rows;
+    return CostTable.read(doc(), "nfs-contract", "nfs-");
   }
 
   @TestFactory

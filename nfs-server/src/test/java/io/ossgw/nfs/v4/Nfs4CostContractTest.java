@@ -3,6 +3,7 @@ package io.ossgw.nfs.v4;
 import static io.ossgw.nfs.v4.V4Wire.op;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.nfs.CostTable;
 import io.ossgw.nfs.v4.xdr.*;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,8 +11,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * client against the OSS emulator, and the requests it cost must be exactly those the row lists.
  */
 class Nfs4CostContractTest {
-  private static final Pattern ROW = Pattern.compile("^\\|\\s*(nfs4-[A-Za-z0-9-]+)\\s*\\|[^|]*\\|([^|]*)\\|\\s*$");
 
   @TempDir
   Path state;
@@ -152,28 +150,7 @@ class Nfs4CostContractTest {
   }
 
   static Map<String, Map<String, Long>> rows() throws IOException {
-    Map<String, Map<String, Long>> rows = new LinkedHashMap<>();
-    boolean in = false;
-    for (String line : Files.readAllLines(Path.of("..", "SEMANTICS.md"))) {
-      if (line.contains("<!-- nfs4-contract:begin -->")) {
-        in = true;
-      } else if (line.contains("<!-- nfs4-contract:end -->")) {
-        in = false;
-      } else if (in) {
-        Matcher m = ROW.matcher(line);
-        if (m.matches()) {
-          Map<String, Long> cost = new TreeMap<>();
-          for (String item : m.group(2).trim().split("\\s+")) {
-            if (!item.isEmpty()) {
-              String[] kv = item.split("=");
-              cost.put(kv[0], Long.parseLong(kv[1]));
-            }
-          }
-          rows.put(m.group(1), cost);
-        }
-      }
-    }
-    return rows;
+    return CostTable.read(Path.of("..", "SEMANTICS.md"), "nfs4-contract", "nfs4-");
   }
 
   @TestFactory
