@@ -8,10 +8,11 @@ import java.nio.charset.StandardCharsets;
  * listings itself, reference/oss-api.md §2.2). Unlike {@code URLDecoder}, a '+' stays a '+': OSS encodes a space as
  * {@code %20}, so a literal plus must survive.
  */
-final class KeyCodec {
+public final class KeyCodec {
   private KeyCodec() {}
 
-  static String decode(String s) {
+  /** Percent-decodes {@code s} (UTF-8); null stays null. */
+  public static String decode(String s) {
     if (s == null || s.indexOf('%') < 0) {
       return s;
     }
