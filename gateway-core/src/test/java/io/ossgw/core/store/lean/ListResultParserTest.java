@@ -63,6 +63,31 @@ class ListResultParserTest {
   }
 
   @Test
+  void readsCdataCommentsEntitiesAndEmptyElements() {
+    String xml = "<?xml version=\"1.0\"?><!-- c --><ListBucketResult xmlns=\"http://x/\" a='>'>"
+        + "<IsTruncated>false</IsTruncated><NextContinuationToken/>"
+        + "<Contents><Key>a<![CDATA[<&b>]]>c<!-- x -->&#100;&#x65;&amp;</Key><Size> 3 </Size><ETag/>"
+        + "<Owner><ID>1</ID></Owner></Contents>"
+        + "<CommonPrefixes><Prefix >p/</Prefix ></CommonPrefixes></ListBucketResult>\n";
+    ListPage p = ListResultParser.parse(xml.getBytes(StandardCharsets.UTF_8), false);
+    assertThat(p.objects()).singleElement().satisfies(o -> {
+      assertThat(o.key()).isEqualTo("a<&b>cde&");
+      assertThat(o.size()).isEqualTo(3);
+      assertThat(o.etag()).isEmpty();
+      assertThat(o.lastModified()).isNull();
+    });
+    assertThat(p.commonPrefixes()).containsExactly("p/");
+    assertThat(p.truncated()).isFalse();
+    for (String bad : new String[] {"<ListBucketResult><Contents><Key>a</Key></Contents>",
+        "<Error><Code>x</Code></Error>", "<ListBucketResult><Contents><Size>1</Size></Contents></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>&foo;</Key><Size>1</Size></Contents></ListBucketResult>",
+        "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>"}) {
+      assertThatThrownBy(() -> ListResultParser.parse(bad.getBytes(StandardCharsets.UTF_8), true)).as(bad)
+          .isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  @Test
   void refusesExternalEntities(@TempDir Path dir) throws Exception {
     Path secret = Files.writeString(dir.resolve("secret"), "top-secret");
     String xml = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>"
