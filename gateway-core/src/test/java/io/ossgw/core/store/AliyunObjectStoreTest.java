@@ -137,6 +137,9 @@ class AliyunObjectStoreTest {
       for (String k : NASTY) {
         sdk.putObject(k, ContentSource.ofBytes(utf8(k)), new WriteMeta("text/x-test", Map.of("mode", "33188", "mtime", "1764000000")));
       }
+      // user metadata the SDK path may write (not plain ASCII): both paths must read it back alike
+      sdk.putObject("nasty/meta", ContentSource.ofBytes(utf8("m")), new WriteMeta("text/x-test",
+          Map.of("mode", "33188", "mtime", "1764000000", "Note", "ünï çødé")));
       sdk.deleteObject("nasty/ap");
       sdk.appendObject("nasty/ap", 0, ContentSource.ofBytes(utf8("abc")), new WriteMeta(null, Map.of("uid", "7")));
       for (String delimiter : new String[] {null, "/"}) {
@@ -163,6 +166,9 @@ class AliyunObjectStoreTest {
         assertThat(info.userMeta()).containsEntry("mode", "33188").containsEntry("mtime", "1764000000");
         assertThat(info.contentType()).isEqualTo("text/x-test");
       }
+      ObjectInfo meta = lean.headObject("nasty/meta");
+      assertThat(meta).isEqualTo(sdk.headObject("nasty/meta"));
+      assertThat(meta.userMeta()).containsEntry("note", "ünï çødé");
       ObjectInfo ap = lean.headObject("nasty/ap");
       assertThat(ap).isEqualTo(sdk.headObject("nasty/ap"));
       assertThat(ap.appendable()).isTrue();
