@@ -311,6 +311,24 @@ class LeanDataStoreTest {
     }
   }
 
+  /** Behind the lean path, listing, HEAD, GET and PUT never build an SDK client; the first SDK-only call does. */
+  @Test
+  void theSdkClientsAreBuiltOnFirstUseOnly() {
+    EngineConfig c = config(emu.endpoint(), "lean", new Credentials("ak", "sk"));
+    AliyunObjectStore sdk = new AliyunObjectStore(c);
+    try (ObjectStore s = LeanDataStore.wrap(sdk, c)) {
+      s.listObjectsV2("", "/", null, null, 10);
+      s.putObject("lazy", ContentSource.ofBytes(new byte[] {7}), new WriteMeta(null, Map.of()));
+      assertThat(s.headObject("lazy").size()).isEqualTo(1);
+      assertThat(s.getObjectRange("lazy", 0, ByteBuffer.allocate(1), null).bytesRead()).isEqualTo(1);
+      assertThat(sdk.clientsBuilt()).isZero();
+      s.copyObject("lazy", "lazy2", null);
+      assertThat(sdk.clientsBuilt()).isEqualTo(1);
+      assertThat(s.headObject("lazy2").size()).isEqualTo(1);
+    }
+    assertThatThrownBy(() -> sdk.copyObject("lazy", "lazy3", null)).isInstanceOf(StoreException.class);
+  }
+
   @Test
   void theSwitchAndTheLimitsOfThePath() {
     Credentials k = new Credentials("ak", "sk");
