@@ -15,8 +15,8 @@ import java.util.List;
  * connection reset is {@link StoreErrorKind#TRANSIENT}, never NOT_FOUND.
  *
  * <p>The production implementation is {@code io.ossgw.core.store.aliyun.AliyunObjectStore} (aliyun-sdk-oss 3.18.5),
- * behind {@code io.ossgw.core.store.lean.LeanDataStore}, which carries PutObject, UploadPart and ranged GetObject over
- * ossgw's own HTTP/1.1 client ({@code data_path=lean}); decorators add retries and request counting. Test doubles wrap a real store to inject failures or throttle.
+ * behind {@code io.ossgw.core.store.lean.LeanDataStore}, which carries PutObject, UploadPart, ranged GetObject,
+ * HeadObject and ListObjectsV2 over ossgw's own HTTP/1.1 client ({@code data_path=lean}); decorators add retries and request counting. Test doubles wrap a real store to inject failures or throttle.
  */
 public interface ObjectStore extends AutoCloseable {
 

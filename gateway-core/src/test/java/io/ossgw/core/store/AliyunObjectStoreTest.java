@@ -98,9 +98,10 @@ class AliyunObjectStoreTest {
     }
   }
 
-  @Test
-  void listingPagesAndDecodesKeys() {
-    try (ObjectStore s = new AliyunObjectStore(config("store-test", "sk"))) {
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void listingPagesAndDecodesKeys(boolean lean) {
+    try (ObjectStore s = open(config("store-test", "sk"), lean)) {
       for (int i = 0; i < 7; i++) {
         s.putObject("page/k%+ " + i, ContentSource.ofBytes(utf8("x")), new WriteMeta(null, null));
       }
@@ -115,6 +116,108 @@ class AliyunObjectStoreTest {
       } while (token != null);
       assertThat(pages).isEqualTo(3);
       assertThat(keys).hasSize(7).allSatisfy(k -> assertThat(k).startsWith("page/k%+ "));
+    }
+  }
+
+  /** Keys that test the listing's decoding and the request's encoding: XML-special, URL-special, control, long. */
+  static final List<String> NASTY = List.of("nasty/with space", "nasty/ünï-çødé 日本", "nasty/100%", "nasty/a+b",
+      "nasty/a&b", "nasty/<tag>", "nasty/line\nbreak", "nasty/quote\"'", "nasty/sub dir/inner",
+      "nasty/sub+dir/x", "nasty/" + "k".repeat(1017));
+
+  /**
+   * The lean HeadObject and ListObjectsV2 (issue 14) give what the SDK path gives for the same objects: every page of
+   * a paged listing (with and without a delimiter, and after start-after), and every HEAD (metadata, content type,
+   * appendable objects' next position).
+   */
+  @Test
+  void bothPathsListAndHeadAlike() {
+    EngineConfig config = config("store-test", "sk");
+    try (ObjectStore sdk = open(config, false); ObjectStore lean = open(config, true)) {
+      assertThat(lean).isInstanceOf(LeanDataStore.class);
+      for (String k : NASTY) {
+        sdk.putObject(k, ContentSource.ofBytes(utf8(k)), new WriteMeta("text/x-test", Map.of("mode", "33188", "mtime", "1764000000")));
+      }
+      // user metadata the SDK path may write (not plain ASCII): both paths must read it back alike
+      sdk.putObject("nasty/meta", ContentSource.ofBytes(utf8("m")), new WriteMeta("text/x-test",
+          Map.of("mode", "33188", "mtime", "1764000000", "Note", "ünï çødé")));
+      sdk.deleteObject("nasty/ap");
+      sdk.appendObject("nasty/ap", 0, ContentSource.ofBytes(utf8("abc")), new WriteMeta(null, Map.of("uid", "7")));
+      for (String delimiter : new String[] {null, "/"}) {
+        for (int maxKeys : new int[] {1, 3, 1000}) {
+          List<ListPage> viaSdk = pages(sdk, "nasty/", delimiter, null, maxKeys);
+          assertThat(pages(lean, "nasty/", delimiter, null, maxKeys)).isEqualTo(viaSdk);
+          assertThat(pages(lean, "nasty/", delimiter, "nasty/a+b", maxKeys))
+              .isEqualTo(pages(sdk, "nasty/", delimiter, "nasty/a+b", maxKeys));
+        }
+      }
+      List<ListPage> all = pages(lean, "nasty/", null, null, 1000);
+      assertThat(all).hasSize(1);
+      assertThat(all.getFirst().objects()).extracting(ListedObject::key).containsAll(NASTY).contains("nasty/ap");
+      assertThat(all.getFirst().objects()).allSatisfy(o -> {
+        assertThat(o.lastModified()).isNotNull();
+        assertThat(o.etag()).doesNotContain("\"").isNotBlank();
+      });
+      assertThat(pages(lean, "nasty/", "/", null, 1000).getFirst().commonPrefixes())
+          .containsExactly("nasty/sub dir/", "nasty/sub+dir/");
+      for (String k : NASTY) {
+        ObjectInfo info = lean.headObject(k);
+        assertThat(info).isEqualTo(sdk.headObject(k));
+        assertThat(info.size()).isEqualTo(utf8(k).length);
+        assertThat(info.userMeta()).containsEntry("mode", "33188").containsEntry("mtime", "1764000000");
+        assertThat(info.contentType()).isEqualTo("text/x-test");
+      }
+      ObjectInfo meta = lean.headObject("nasty/meta");
+      assertThat(meta).isEqualTo(sdk.headObject("nasty/meta"));
+      assertThat(meta.userMeta()).containsEntry("note", "ünï çødé");
+      ObjectInfo ap = lean.headObject("nasty/ap");
+      assertThat(ap).isEqualTo(sdk.headObject("nasty/ap"));
+      assertThat(ap.appendable()).isTrue();
+      assertThat(ap.nextAppendPosition()).isEqualTo(3);
+      ListPage empty = lean.listObjectsV2("nothing-here/", "/", null, null, 1000);
+      assertThat(empty).isEqualTo(sdk.listObjectsV2("nothing-here/", "/", null, null, 1000));
+      assertThat(empty.objects()).isEmpty();
+      assertThat(empty.truncated()).isFalse();
+    }
+  }
+
+  /** Every page of a listing, following the continuation token. */
+  static List<ListPage> pages(ObjectStore s, String prefix, String delimiter, String startAfter, int maxKeys) {
+    List<ListPage> out = new ArrayList<>();
+    String token = null;
+    do {
+      ListPage p = s.listObjectsV2(prefix, delimiter, token, token == null ? startAfter : null, maxKeys);
+      out.add(p);
+      token = p.nextContinuationToken();
+      assertThat(out).hasSizeLessThan(100);
+    } while (token != null);
+    return out;
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void listingErrorsKeepTheirKind(boolean lean) {
+    try (ObjectStore wrong = open(config("store-test", "wrong-secret"), lean)) {
+      assertThatThrownBy(() -> wrong.listObjectsV2("", "/", null, null, 10))
+          .isInstanceOfSatisfying(StoreException.class, e -> {
+            assertThat(e.kind()).isEqualTo(StoreErrorKind.ACCESS_DENIED);
+            assertThat(e.code()).isEqualTo("SignatureDoesNotMatch");
+          });
+    }
+    try (ObjectStore missing = open(config("no-such-bucket", "sk"), lean)) {
+      assertThatThrownBy(() -> missing.listObjectsV2("", "/", null, null, 10))
+          .isInstanceOfSatisfying(StoreException.class, e -> {
+            assertThat(e.kind()).isEqualTo(StoreErrorKind.NO_SUCH_BUCKET);
+            assertThat(e.code()).isEqualTo("NoSuchBucket");
+          });
+    }
+    try (ObjectStore s = open(config("store-test", "sk"), lean)) {
+      assertThatThrownBy(() -> s.headObject("no/such/key"))
+          .isInstanceOfSatisfying(StoreException.class, e -> {
+            assertThat(e.kind()).isEqualTo(StoreErrorKind.NOT_FOUND);
+            assertThat(e.code()).isEqualTo("NoSuchKey");
+          });
+      assertThatThrownBy(() -> s.listObjectsV2("", "/", "not a token!", null, 10))
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreErrorKind.INVALID_REQUEST));
     }
   }
 

@@ -46,6 +46,8 @@ class RequestCpuProbe {
   private static final String BUCKET = System.getProperty("ossgw.probe.bucket", "probe");
   private static final int N = Integer.getInteger("ossgw.probe.n", 3000);
   private static final int ROUNDS = 5;
+  /** Listings of 1,000 entries per round (each is ~1,000 entries of parsing). */
+  private static final int N_LIST = Integer.getInteger("ossgw.probe.nlist", 100);
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -74,6 +76,9 @@ class RequestCpuProbe {
     for (int i = 0; i < 16; i++) {
       sdk.putObject(BUCKET, "o" + i, new ByteArrayInputStream(small));
     }
+    for (int i = 0; i < 1000; i++) {
+      sdk.putObject(BUCKET, String.format(Locale.ROOT, "l/f%05d", i), new ByteArrayInputStream(new byte[0]));
+    }
     EngineConfig config = EngineConfig.fromOptions(BUCKET, "", MountOptions.parse(List.of("url=" + signedEndpoint)),
         new Credentials("ak", "sk"), 1000, 1000, null);
     ObjectStore store = new RetryingObjectStore(new ObservedObjectStore(new AliyunObjectStore(config), EngineObserver.NONE),
@@ -96,6 +101,10 @@ class RequestCpuProbe {
       report("HEAD ossgw store (observed+retrying+AliyunObjectStore)", i -> store.headObject("o" + (i & 15)));
       report("HEAD AliyunObjectStore alone", i -> bare.headObject("o" + (i & 15)));
       report("HEAD ossgw store, again", i -> store.headObject("o" + (i & 15)));
+      report("HEAD ossgw store, lean path", i -> lean.headObject("o" + (i & 15)));
+      report("LIST 1000 ossgw store (SDK)", N_LIST, i -> store.listObjectsV2("l/", "/", null, null, 1000));
+      report("LIST 1000 ossgw store, lean path", N_LIST, i -> lean.listObjectsV2("l/", "/", null, null, 1000));
+      report("LIST 1000 ossgw store (SDK), again", N_LIST, i -> store.listObjectsV2("l/", "/", null, null, 1000));
       report("HEAD aliyun-sdk-oss getObjectMetadata (V4)", i -> sdk.getObjectMetadata(BUCKET, "o" + (i & 15)));
       report("HEAD java.net.http (unsigned)", i -> http.send(HttpRequest.newBuilder(base.resolve("o" + (i & 15)))
           .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding()));
@@ -164,8 +173,10 @@ class RequestCpuProbe {
         f.get();
       }
       seed.shutdown();
+      // ossgw.probe.modes: modes separated by '|', the options of one mode by ';'
       String[][] modes = System.getProperty("ossgw.probe.modes") != null
-          ? new String[][] {System.getProperty("ossgw.probe.modes").split(";")}
+          ? java.util.Arrays.stream(System.getProperty("ossgw.probe.modes").split("\\|")).map(m -> m.split(";"))
+              .toArray(String[][]::new)
           : new String[][] {{"multireq_max=20"}, {"multireq_max=32"}, {"multireq_max=64"}, {"readdir_optimize"}};
       for (int round = 0; round < Integer.getInteger("ossgw.probe.rounds", 4); round++) {
         for (String[] mode : modes) {
@@ -195,25 +206,29 @@ class RequestCpuProbe {
   }
 
   private static void report(String name, Call call) throws Exception {
+    report(name, N, call);
+  }
+
+  private static void report(String name, int n, Call call) throws Exception {
     String only = System.getProperty("ossgw.probe.only");
     if (only != null && !name.startsWith(only)) {
       return;
     }
     long p0 = OS.getProcessCpuTime();
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < n; i++) {
       call.run(i);
     }
-    double coldMs = (OS.getProcessCpuTime() - p0) / 1e6 / N;
+    double coldMs = (OS.getProcessCpuTime() - p0) / 1e6 / n;
     double[] perRequestMs = new double[ROUNDS];
     double[] threadMs = new double[ROUNDS];
     for (int r = 0; r < ROUNDS; r++) {
       long cpu0 = THREADS.getCurrentThreadCpuTime();
       long proc0 = OS.getProcessCpuTime();
-      for (int i = 0; i < N; i++) {
+      for (int i = 0; i < n; i++) {
         call.run(i);
       }
-      threadMs[r] = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e6 / N;
-      perRequestMs[r] = (OS.getProcessCpuTime() - proc0) / 1e6 / N;
+      threadMs[r] = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e6 / n;
+      perRequestMs[r] = (OS.getProcessCpuTime() - proc0) / 1e6 / n;
     }
     Arrays.sort(threadMs);
     double[] sorted = perRequestMs.clone();
@@ -224,7 +239,7 @@ class RequestCpuProbe {
     }
     System.out.printf(Locale.ROOT,
         "PROBE %-56s process %.3f ms CPU/request (rounds %s), calling thread %.3f, first %d (cold JIT) %.3f; load %.2f%n",
-        name, sorted[ROUNDS / 2], rounds, threadMs[ROUNDS / 2], N, coldMs, OS.getSystemLoadAverage());
+        name, sorted[ROUNDS / 2], rounds, threadMs[ROUNDS / 2], n, coldMs, OS.getSystemLoadAverage());
   }
 
   /** One HEAD over a kept-alive socket; reads the status line and headers up to the blank line (HEAD has no body). */

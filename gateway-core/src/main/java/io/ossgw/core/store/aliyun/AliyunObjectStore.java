@@ -50,8 +50,8 @@ import java.util.Set;
 /**
  * {@link ObjectStore} over aliyun-sdk-oss 3.18.5.
  *
- * <p>Two SDK clients share one configuration: {@code client} for metadata and writes, and {@code readClient} for
- * ranged GETs. Both have the SDK's CRC-64 check off: uploads are checked here instead ({@link UploadCrc}: PutObject,
+ * <p>Two SDK clients share one configuration, each built on its first use: {@code client} for metadata and writes,
+ * and {@code readClient} for ranged GETs. Both have the SDK's CRC-64 check off: uploads are checked here instead ({@link UploadCrc}: PutObject,
  * UploadPart, and CompleteMultipartUpload from the parts' CRCs), with ossgw's {@link io.ossgw.core.util.Crc64}
  * computed while the body is read from the spool, at a third of the SDK's CPU; ranged GETs cannot be checked against
  * the whole object's CRC anyway (reference/oss-api.md §5). The SDK's own retries are off; {@link
@@ -62,16 +62,52 @@ public final class AliyunObjectStore implements ObjectStore {
   private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
 
   private final String bucket;
-  private final OSS client;
-  private final OSS readClient;
+  private final EngineConfig config;
   private final boolean contentMd5;
+  private volatile OSS client;
+  private volatile OSS readClient;
+  private boolean closed;
 
-  /** Builds the clients from the engine configuration (endpoint, region, V1/V4, timeouts, credentials). */
+  /**
+   * Keeps the configuration (endpoint, region, V1/V4, timeouts, credentials); each SDK client is built on its first
+   * use. Behind the lean path (LeanDataStore) a mount that only lists and reads never builds one, and start-up does
+   * not pay for aliyun-sdk-oss's and HttpClient's classes (issue 14).
+   */
   public AliyunObjectStore(EngineConfig config) {
     this.bucket = config.bucket();
-    this.client = OssClients.build(config, false);
-    this.readClient = OssClients.build(config, false);
+    this.config = config;
     this.contentMd5 = config.contentMd5();
+  }
+
+  /** How many of the two SDK clients have been built so far (tests: the lean path needs none to list and read). */
+  public synchronized int clientsBuilt() {
+    return (client != null ? 1 : 0) + (readClient != null ? 1 : 0);
+  }
+
+  private OSS client() {
+    OSS c = client;
+    return c != null ? c : build(false);
+  }
+
+  private OSS readClient() {
+    OSS c = readClient;
+    return c != null ? c : build(true);
+  }
+
+  private synchronized OSS build(boolean read) {
+    if (closed) {
+      throw new StoreException(StoreErrorKind.OTHER, "StoreClosed", "the object store is closed");
+    }
+    OSS c = read ? readClient : client;
+    if (c == null) {
+      c = OssClients.build(config, false);
+      if (read) {
+        readClient = c;
+      } else {
+        client = c;
+      }
+    }
+    return c;
   }
 
   @Override
@@ -82,7 +118,7 @@ public final class AliyunObjectStore implements ObjectStore {
   @Override
   public ObjectInfo headObject(String key) {
     try {
-      ObjectMetadata md = client.getObjectMetadata(bucket, key);
+      ObjectMetadata md = client().getObjectMetadata(bucket, key);
       return toInfo(key, md, md.getContentLength());
     } catch (RuntimeException e) {
       throw OssErrors.map(e, "HeadObject " + key);
@@ -101,7 +137,7 @@ public final class AliyunObjectStore implements ObjectStore {
     if (ifMatch != null) {
       req.setMatchingETagConstraints(List.of('"' + ifMatch + '"'));
     }
-    try (OSSObject obj = readClient.getObject(req)) {
+    try (OSSObject obj = readClient().getObject(req)) {
       ObjectMetadata md = obj.getObjectMetadata();
       Object range = md.getRawMetadata().get("Content-Range");
       long total = parseTotal(range);
@@ -196,7 +232,7 @@ public final class AliyunObjectStore implements ObjectStore {
       req.setStartAfter(startAfter);
     }
     try {
-      ListObjectsV2Result r = client.listObjectsV2(req);
+      ListObjectsV2Result r = client().listObjectsV2(req);
       List<ListedObject> objs = new ArrayList<>(r.getObjectSummaries().size());
       for (OSSObjectSummary s : r.getObjectSummaries()) {
         objs.add(new ListedObject(KeyCodec.decode(s.getKey()), s.getSize(), unquote(s.getETag()),
@@ -221,7 +257,7 @@ public final class AliyunObjectStore implements ObjectStore {
         md.setContentMD5(md5Base64(body));
       }
       PutObjectRequest req = new PutObjectRequest(bucket, key, in, md);
-      PutObjectResult r = client.putObject(req);
+      PutObjectResult r = client().putObject(req);
       UploadCrc.check(in.crc64(), r.getServerCRC(), r.getRequestId(), "PutObject " + key);
       return new WriteResult(unquote(r.getETag()), crc(r.getServerCRC()));
     } catch (IOException e) {
@@ -238,7 +274,7 @@ public final class AliyunObjectStore implements ObjectStore {
       req.setNewObjectMetadata(toMetadata(meta, -1));
     }
     try {
-      CopyObjectResult r = client.copyObject(req);
+      CopyObjectResult r = client().copyObject(req);
       return new WriteResult(unquote(r.getETag()), null);
     } catch (RuntimeException e) {
       throw OssErrors.map(e, "CopyObject " + sourceKey + " -> " + destinationKey);
@@ -248,7 +284,7 @@ public final class AliyunObjectStore implements ObjectStore {
   @Override
   public String initiateMultipartUpload(String key, WriteMeta meta) {
     try {
-      return client.initiateMultipartUpload(new InitiateMultipartUploadRequest(bucket, key, toMetadata(meta, -1))).getUploadId();
+      return client().initiateMultipartUpload(new InitiateMultipartUploadRequest(bucket, key, toMetadata(meta, -1))).getUploadId();
     } catch (RuntimeException e) {
       throw OssErrors.map(e, "InitiateMultipartUpload " + key);
     }
@@ -261,7 +297,7 @@ public final class AliyunObjectStore implements ObjectStore {
       if (contentMd5) {
         req.setMd5Digest(md5Base64(body));
       }
-      var r = client.uploadPart(req);
+      var r = client().uploadPart(req);
       Long crc = UploadCrc.check(in.crc64(), r.getServerCRC(), r.getRequestId(), "UploadPart " + key + " #" + partNumber);
       return new PartETag(partNumber, unquote(r.getPartETag().getETag()), body.length(), crc);
     } catch (IOException e) {
@@ -287,7 +323,7 @@ public final class AliyunObjectStore implements ObjectStore {
     req.setBeginIndex(sourceOffset);
     req.setPartSize(length);
     try {
-      return new PartETag(partNumber, unquote(client.uploadPartCopy(req).getETag()), length);
+      return new PartETag(partNumber, unquote(client().uploadPartCopy(req).getETag()), length);
     } catch (RuntimeException e) {
       throw OssErrors.map(e, "UploadPartCopy " + sourceKey + " -> " + key + " #" + partNumber);
     }
@@ -300,7 +336,7 @@ public final class AliyunObjectStore implements ObjectStore {
       sdkParts.add(new com.aliyun.oss.model.PartETag(p.partNumber(), p.etag(), p.size(), null));
     }
     try {
-      CompleteMultipartUploadResult r = client.completeMultipartUpload(
+      CompleteMultipartUploadResult r = client().completeMultipartUpload(
           new CompleteMultipartUploadRequest(bucket, key, uploadId, sdkParts));
       UploadCrc.check(UploadCrc.combine(parts), r.getServerCRC(), r.getRequestId(), "CompleteMultipartUpload " + key);
       return new WriteResult(unquote(r.getETag()), crc(r.getServerCRC()));
@@ -312,7 +348,7 @@ public final class AliyunObjectStore implements ObjectStore {
   @Override
   public void abortMultipartUpload(String key, String uploadId) {
     try {
-      client.abortMultipartUpload(new AbortMultipartUploadRequest(bucket, key, uploadId));
+      client().abortMultipartUpload(new AbortMultipartUploadRequest(bucket, key, uploadId));
     } catch (RuntimeException e) {
       StoreException se = OssErrors.map(e, "AbortMultipartUpload " + key);
       if (se.kind() != StoreErrorKind.NO_SUCH_UPLOAD) {
@@ -329,7 +365,7 @@ public final class AliyunObjectStore implements ObjectStore {
       req.setKeyMarker(keyMarker);
       req.setUploadIdMarker(uploadIdMarker);
       req.setMaxUploads(maxUploads);
-      MultipartUploadListing l = client.listMultipartUploads(req);
+      MultipartUploadListing l = client().listMultipartUploads(req);
       List<UploadListing.Upload> out = new ArrayList<>();
       for (MultipartUpload u : l.getMultipartUploads()) {
         out.add(new UploadListing.Upload(u.getKey(), u.getUploadId(),
@@ -346,7 +382,7 @@ public final class AliyunObjectStore implements ObjectStore {
     try (InputStream in = body.openStream()) {
       AppendObjectRequest req = new AppendObjectRequest(bucket, key, in, toMetadata(meta, body.length()));
       req.setPosition(position);
-      AppendObjectResult r = client.appendObject(req);
+      AppendObjectResult r = client().appendObject(req);
       return new AppendResult(r.getNextPosition(), crc(r.getServerCRC()), responseEtag(r));
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "AppendObject " + key + ": " + e, e);
@@ -371,7 +407,7 @@ public final class AliyunObjectStore implements ObjectStore {
   @Override
   public void deleteObject(String key) {
     try {
-      client.deleteObject(bucket, key);
+      client().deleteObject(bucket, key);
     } catch (RuntimeException e) {
       StoreException se = OssErrors.map(e, "DeleteObject " + key);
       if (se.kind() != StoreErrorKind.NOT_FOUND) {
@@ -388,7 +424,7 @@ public final class AliyunObjectStore implements ObjectStore {
     DeleteObjectsRequest req = new DeleteObjectsRequest(bucket).withKeys(new ArrayList<>(keys)).withQuiet(false);
     req.setEncodingType("url");
     try {
-      DeleteObjectsResult r = client.deleteObjects(req);
+      DeleteObjectsResult r = client().deleteObjects(req);
       Set<String> deleted = new HashSet<>();
       for (String k : r.getDeletedObjects()) {
         deleted.add(KeyCodec.decode(k));
@@ -406,9 +442,14 @@ public final class AliyunObjectStore implements ObjectStore {
   }
 
   @Override
-  public void close() {
-    client.shutdown();
-    readClient.shutdown();
+  public synchronized void close() {
+    closed = true;
+    if (client != null) {
+      client.shutdown();
+    }
+    if (readClient != null) {
+      readClient.shutdown();
+    }
   }
 
   /** Content-MD5 for {@code enable_content_md5}: one extra pass over the body. */

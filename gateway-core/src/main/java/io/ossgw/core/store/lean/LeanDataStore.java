@@ -3,6 +3,7 @@ package io.ossgw.core.store.lean;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.ForwardingObjectStore;
+import io.ossgw.core.store.ListPage;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
@@ -25,9 +26,10 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * The lean data path (issue 14, docs/benchmarks.md "Lean data path"): PutObject, UploadPart and ranged GetObject over
- * ossgw's own blocking HTTP/1.1 client ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other
- * operation, and any request this path cannot carry, goes to the wrapped SDK store unchanged.
+ * The lean data path (issue 14, docs/benchmarks.md "Lean data path" and "Lean metadata path"): PutObject,
+ * UploadPart, ranged GetObject, HeadObject and ListObjectsV2 over ossgw's own blocking HTTP/1.1 client
+ * ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any request this path
+ * cannot carry, goes to the wrapped SDK store unchanged.
  *
  * <p>The wire is the SDK's: the same headers (Content-Type, Content-Length, {@code x-oss-meta-*}, Content-MD5 with
  * {@code enable_content_md5}; {@code Range} with {@code x-oss-range-behavior: standard} and {@code If-Match} on GETs;
@@ -43,6 +45,8 @@ public final class LeanDataStore extends ForwardingObjectStore {
   /** OSS's largest PutObject body and UploadPart part: 5 GiB. */
   public static final long MAX_BODY = 5L << 30;
   private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME;
+  /** Largest ListObjectsV2 reply read: 1,000 entries of 1,023-byte keys, percent-encoded (3 bytes a byte), fit. */
+  static final int MAX_LIST_BODY = 16 << 20;
 
   private final LeanOssClient client;
   private final boolean contentMd5;
@@ -172,6 +176,50 @@ public final class LeanDataStore extends ForwardingObjectStore {
     }
   }
 
+  /**
+   * HeadObject over the lean client: the {@link ObjectInfo} the SDK path builds from the same headers (size from
+   * Content-Length, ETag, Last-Modified, {@code x-oss-object-type}, Content-Type, {@code x-oss-meta-*},
+   * {@code x-oss-next-append-position}). Errors come body-less, from {@code x-oss-err} or the status
+   * ({@link LeanOssClient}).
+   */
+  @Override
+  public ObjectInfo headObject(String key) {
+    String what = "HeadObject " + key;
+    return client.exchange("HEAD", key, Map.of(), Map.of(), null, (c, r, crc) -> {
+      long size = r.contentLength();
+      if (size < 0) {
+        throw new IOException("HEAD reply without Content-Length");
+      }
+      return info(key, r.headers(), size);
+    }, what);
+  }
+
+  /**
+   * ListObjectsV2 over the lean client with {@code encoding-type=url}, the reply parsed by {@link ListResultParser}
+   * into the page the SDK path returns (keys, prefixes and the token decoded).
+   */
+  @Override
+  public ListPage listObjectsV2(String prefix, String delimiter, String token, String startAfter, int maxKeys) {
+    Map<String, String> q = new LinkedHashMap<>();
+    q.put("list-type", "2");
+    if (prefix != null && !prefix.isEmpty()) {
+      q.put("prefix", prefix);
+    }
+    if (delimiter != null) {
+      q.put("delimiter", delimiter);
+    }
+    q.put("max-keys", Integer.toString(maxKeys));
+    q.put("encoding-type", "url");
+    if (token != null) {
+      q.put("continuation-token", token);
+    }
+    if (startAfter != null) {
+      q.put("start-after", startAfter);
+    }
+    return client.exchange("GET", "", q, Map.of(), null,
+        (c, r, crc) -> ListResultParser.parse(c.readBody(r, MAX_LIST_BODY), true), "ListObjectsV2 " + prefix);
+  }
+
   /** The metadata headers of a write, or null when a value cannot travel as a plain header (the SDK then sends it). */
   private static Map<String, String> writeHeaders(WriteMeta meta) {
     Map<String, String> h = new LinkedHashMap<>();
@@ -238,10 +286,54 @@ public final class LeanDataStore extends ForwardingObjectStore {
     }
     CachedDate d = lastDate;
     if (!d.text().equals(text)) {
-      d = new CachedDate(text, ZonedDateTime.parse(text, HTTP_DATE).toInstant());
+      Instant t = rfc1123(text);
+      d = new CachedDate(text, t != null ? t : ZonedDateTime.parse(text, HTTP_DATE).toInstant());
       lastDate = d;
     }
     return d.instant();
+  }
+
+  private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+
+  /**
+   * {@code Wed, 25 Nov 2026 22:45:51 GMT}, the fixed shape OSS sends, read by hand (a HEAD of each of 3,000 listed
+   * objects has 3,000 different dates, so the one-entry cache does not help there); null for any other shape, which
+   * the JDK's RFC 1123 formatter then reads.
+   */
+  static Instant rfc1123(String s) {
+    if (s.length() != 29 || s.charAt(3) != ',' || s.charAt(4) != ' ' || s.charAt(7) != ' ' || s.charAt(11) != ' '
+        || s.charAt(16) != ' ' || s.charAt(19) != ':' || s.charAt(22) != ':' || s.charAt(25) != ' '
+        || !s.endsWith("GMT")) {
+      return null;
+    }
+    int month = MONTHS.indexOf(s.substring(8, 11));
+    int day = num(s, 5, 2);
+    int year = num(s, 12, 4);
+    int hour = num(s, 17, 2);
+    int minute = num(s, 20, 2);
+    int second = num(s, 23, 2);
+    if (month < 0 || month % 3 != 0 || day < 1 || year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59
+        || second < 0 || second > 59) {
+      return null;
+    }
+    try {
+      long epochDay = java.time.LocalDate.of(year, month / 3 + 1, day).toEpochDay();
+      return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3600L + minute * 60L + second);
+    } catch (java.time.DateTimeException e) {
+      return null;
+    }
+  }
+
+  private static int num(String s, int at, int count) {
+    int v = 0;
+    for (int i = at; i < at + count; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
   }
 
   private static long parseTotal(String contentRange) {

@@ -122,6 +122,7 @@ final class LeanOssClient implements AutoCloseable {
       ContentSource body, Reader<T> reader, String what) {
     long length = body == null ? 0 : body.length();
     byte[] head = head(method, key, query, headers, body == null ? -1 : length);
+    boolean headOnly = method.equals("HEAD");
     for (int attempt = 0; ; attempt++) {
       HttpConnection c;
       try {
@@ -152,13 +153,17 @@ final class LeanOssClient implements AutoCloseable {
         replied = true;
         if (r.status() / 100 != 2) {
           byte[] xml = new byte[0];
-          try {
-            xml = c.readBody(r, MAX_ERROR_BODY);
-            ok = !r.close();
-          } catch (IOException e) {
-            // the kind then comes from the status alone
+          if (headOnly) {
+            ok = !r.close(); // a HEAD reply has no body whatever its Content-Length says
+          } else {
+            try {
+              xml = c.readBody(r, MAX_ERROR_BODY);
+              ok = !r.close();
+            } catch (IOException e) {
+              // the kind then comes from the status alone
+            }
           }
-          throw error(r, xml, what);
+          throw error(r, xml, what, headOnly);
         }
         T result = reader.read(c, r, crc);
         ok = !r.close();
@@ -293,13 +298,25 @@ final class LeanOssClient implements AutoCloseable {
     return ByteBuffer.allocate(CHUNK);
   }
 
-  /** An error reply as a StoreException: the OSS code from the XML body decides the kind, as for the SDK. */
-  private static StoreException error(HttpConnection.Response r, byte[] body, String what) {
+  /**
+   * An error reply as a StoreException: the OSS code from the XML body decides the kind, as for the SDK. A HEAD reply
+   * has no body: its error XML travels base64-encoded in {@code x-oss-err} (reference/oss-api.md §2.3), and without
+   * that header a 404 is {@code NoSuchKey}, as aliyun-sdk-oss reads it.
+   */
+  private static StoreException error(HttpConnection.Response r, byte[] body, String what, boolean headOnly) {
     String xml = new String(body, StandardCharsets.UTF_8);
+    String err = r.header("x-oss-err");
+    if (xml.isEmpty() && err != null) {
+      try {
+        xml = new String(java.util.Base64.getDecoder().decode(err.strip()), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        xml = ""; // not base64: the status decides below
+      }
+    }
     String code = element(xml, "Code");
     String requestId = r.header("x-oss-request-id");
     if (code == null) {
-      code = r.header("x-oss-err") != null ? r.header("x-oss-err") : "HttpStatus" + r.status();
+      code = headOnly && r.status() == 404 ? "NoSuchKey" : "HttpStatus" + r.status();
     }
     StoreErrorKind kind = OssErrors.kindOf(code);
     if (kind == StoreErrorKind.OTHER && (r.status() >= 500 || r.status() == 429)) {

@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -17,24 +18,31 @@ import javax.crypto.spec.SecretKeySpec;
  * here); {@code UNSIGNED-PAYLOAD}. The signing key is the HMAC-SHA256 chain {@code "aliyun_v4"+secret} -> date ->
  * region -> {@code oss} -> {@code aliyun_v4_request}; it changes once a day and is cached.
  *
- * <p>Thread-safe: the digest and MAC instances are per thread.
+ * <p>Thread-safe: digest and MAC instances are pooled (taken for one signature, then returned).
  */
 public final class OssV4Signer {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
-  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
+  /**
+   * Digest and keyed MAC instances for reuse. Not ThreadLocals: the engine sends each HEAD of a listing from a new
+   * virtual thread, which would create (provider lookup) and key both anew for every request.
+   */
+  private final ConcurrentLinkedQueue<Hashers> hashers = new ConcurrentLinkedQueue<>();
+
+  /** A SHA-256 digest and an HMAC-SHA256 keyed with the signing key of {@code date}. */
+  private static final class Hashers {
+    final MessageDigest sha;
+    final Mac mac;
+    String date;
+
+    Hashers() {
+      try {
+        sha = MessageDigest.getInstance("SHA-256");
+        mac = Mac.getInstance("HmacSHA256");
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
     }
-  });
-  private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(() -> {
-    try {
-      return Mac.getInstance("HmacSHA256");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
-  });
+  }
 
   private final String accessKeyId;
   private final String secret;
@@ -97,16 +105,23 @@ public final class OssV4Signer {
     c.append(headers.getOrDefault("x-oss-content-sha256", "UNSIGNED-PAYLOAD"));
     String date = dateTime.substring(0, 8);
     String scope = date + "/" + region + "/oss/aliyun_v4_request";
-    MessageDigest sha = SHA256.get();
-    String stringToSign = "OSS4-HMAC-SHA256\n" + dateTime + "\n" + scope + "\n"
-        + hex(sha.digest(c.toString().getBytes(StandardCharsets.UTF_8)));
-    Mac mac = HMAC.get();
+    Hashers hs = hashers.poll();
+    if (hs == null) {
+      hs = new Hashers();
+    }
+    String signature;
     try {
-      mac.init(signingKey(date));
+      String stringToSign = "OSS4-HMAC-SHA256\n" + dateTime + "\n" + scope + "\n"
+          + hex(hs.sha.digest(c.toString().getBytes(StandardCharsets.UTF_8)));
+      if (!date.equals(hs.date)) {
+        hs.mac.init(signingKey(date)); // doFinal leaves the MAC keyed: once a day per instance
+        hs.date = date;
+      }
+      signature = hex(hs.mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
-    String signature = hex(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
+    hashers.offer(hs); // the pool never holds more than the most signatures made at once
     return "OSS4-HMAC-SHA256 Credential=" + accessKeyId + "/" + scope + ",Signature=" + signature;
   }
 

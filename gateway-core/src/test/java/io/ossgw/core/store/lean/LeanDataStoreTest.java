@@ -288,8 +288,13 @@ class LeanDataStoreTest {
         ByteBuffer b = ByteBuffer.allocate(3);
         assertThat(s.getObjectRange("d/k ü", 0, b, null).object().userMeta()).containsEntry("mode", "33188");
         assertThat(b.array()).containsExactly(1, 2, 3);
-        assertThat(vh.counters().snapshot()).containsEntry("PutObject", 1L).containsEntry("GetObject", 1L);
+        // HeadObject and ListObjectsV2 (a bucket-level request: "/" under the virtual Host) on the lean path too
+        assertThat(s.headObject("d/k ü").size()).isEqualTo(3);
+        assertThat(s.listObjectsV2("d/", "/", null, null, 10).objects()).extracting(o -> o.key()).containsExactly("d/k ü");
+        assertThat(vh.counters().snapshot()).containsEntry("PutObject", 1L).containsEntry("GetObject", 1L)
+            .containsEntry("HeadObject", 1L);
         assertThat(proxy.sent.toString()).contains("PUT /d/k%20%C3%BC HTTP/1.1\r\n", "GET /d/k%20%C3%BC HTTP/1.1\r\n")
+            .contains("HEAD /d/k%20%C3%BC HTTP/1.1\r\n", "GET /?list-type=2&prefix=d%2F&delimiter=%2F")
             .contains("\r\nHost: vhb.oss-local.test:" + proxy.port() + "\r\n");
       }
       // the key is the one written (a path-style request under a virtual Host would have written "vhb/d/k ü")
@@ -304,6 +309,24 @@ class LeanDataStoreTest {
         pathStyle.shutdown();
       }
     }
+  }
+
+  /** Behind the lean path, listing, HEAD, GET and PUT never build an SDK client; the first SDK-only call does. */
+  @Test
+  void theSdkClientsAreBuiltOnFirstUseOnly() {
+    EngineConfig c = config(emu.endpoint(), "lean", new Credentials("ak", "sk"));
+    AliyunObjectStore sdk = new AliyunObjectStore(c);
+    try (ObjectStore s = LeanDataStore.wrap(sdk, c)) {
+      s.listObjectsV2("", "/", null, null, 10);
+      s.putObject("lazy", ContentSource.ofBytes(new byte[] {7}), new WriteMeta(null, Map.of()));
+      assertThat(s.headObject("lazy").size()).isEqualTo(1);
+      assertThat(s.getObjectRange("lazy", 0, ByteBuffer.allocate(1), null).bytesRead()).isEqualTo(1);
+      assertThat(sdk.clientsBuilt()).isZero();
+      s.copyObject("lazy", "lazy2", null);
+      assertThat(sdk.clientsBuilt()).isEqualTo(1);
+      assertThat(s.headObject("lazy2").size()).isEqualTo(1);
+    }
+    assertThatThrownBy(() -> sdk.copyObject("lazy", "lazy3", null)).isInstanceOf(StoreException.class);
   }
 
   @Test
