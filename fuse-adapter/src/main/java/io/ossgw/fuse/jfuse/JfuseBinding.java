@@ -104,7 +104,7 @@ public final class JfuseBinding implements FuseBinding {
     JfuseNative n = library();
     FuseBuilder builder = Fuse.builder();
     builder.setLibraryPath(n.path());
-    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n));
+    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n, JfuseTuning.fromSystemProperties()));
     Arena stubs = Arena.ofShared();
     try {
       new JfuseFileOps(fs, n).install(operationsStruct(fuse), stubs);
