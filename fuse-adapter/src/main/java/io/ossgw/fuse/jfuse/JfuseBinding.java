@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * FFM API (no JNI, no jffi thread attach churn), 1 MiB requests, READDIRPLUS with attributes ({@link
  * JfuseOperations#readdir}), session settings in {@link JfuseTuning}. Needs Debian {@code libfuse3-3}; as root (or with
  * CAP_SYS_ADMIN) libfuse mounts with mount(2) itself, otherwise through {@code fusermount3} (Debian {@code fuse3});
- * the gateway unmounts with {@code fusermount}/{@code umount} ({@code Unmounter}), which work for either libfuse. The JVM should run with {@code
+ * the gateway unmounts with {@code fusermount}/{@code umount} ({@code Unmounter}), which work for either libfuse.
+ * The JVM should run with {@code
  * --enable-native-access=ALL-UNNAMED} (FFM's restricted methods warn without it).
  *
  * <p>Serving: like {@code fuse_main}, {@link #run} parses the arguments, mounts, runs the (multithreaded or {@code
@@ -117,7 +118,8 @@ public final class JfuseBinding implements FuseBinding {
     JfuseNative n = library();
     FuseBuilder builder = Fuse.builder();
     builder.setLibraryPath(n.path());
-    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n, JfuseTuning.fromSystemProperties()));
+    JfuseTuning tuning = JfuseTuning.fromSystemProperties();
+    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n, tuning));
     Arena stubs = Arena.ofShared();
     try {
       new JfuseFileOps(fs, n).install(operationsStruct(fuse), stubs);

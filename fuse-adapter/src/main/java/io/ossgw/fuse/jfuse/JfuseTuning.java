@@ -61,7 +61,8 @@ record JfuseTuning(Readdirplus readdirplus, boolean splice, int maxBackground) {
   static int want(int want, int capable, JfuseTuning t) {
     int w = want;
     if (!t.splice()) {
-      w &= ~(FuseConnInfo.FUSE_CAP_SPLICE_READ | FuseConnInfo.FUSE_CAP_SPLICE_WRITE | FuseConnInfo.FUSE_CAP_SPLICE_MOVE);
+      w &= ~(FuseConnInfo.FUSE_CAP_SPLICE_READ | FuseConnInfo.FUSE_CAP_SPLICE_WRITE
+          | FuseConnInfo.FUSE_CAP_SPLICE_MOVE);
     }
     switch (t.readdirplus()) {
       case ALWAYS -> {
