@@ -60,8 +60,10 @@ RUN /opt/java/openjdk/bin/jlink --output /jre --strip-java-debug-attributes --no
       --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.security.jgss,\
 java.sql,java.xml,jdk.management,jdk.security.auth,jdk.unsupported,jdk.zipfs
 
-# --- run: debian:bookworm-slim with libfuse2 (jnr-fuse loads libfuse.so.2), fuse (fusermount), samba (smbd for SMB
-# shares, supervised by the gateway) and tini (PID 1: reaps smbd's children, forwards SIGTERM)
+# --- run: debian:bookworm-slim with libfuse3-3 (the default FUSE binding, jfuse, loads libfuse3.so.3; as root it
+# mounts with mount(2) itself), libfuse2 (the jnr-fuse fallback, -Dio.ossgw.fuse.binding=jnr), fuse (fusermount, which
+# unmounts either kind), samba (smbd for SMB shares, supervised by the gateway) and tini (PID 1: reaps smbd's children,
+# forwards SIGTERM)
 FROM ${BASE_IMAGE} AS run
 ENV JAVA_HOME=/opt/java/openjdk \
     OSSGW_HOME=/opt/ossgw \
@@ -74,7 +76,7 @@ SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # hadolint ignore=DL3008
 RUN echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/sources.list.d/bookworm-backports.list \
  && apt-get update \
- && apt-get install -y --no-install-recommends libfuse2 fuse tini ca-certificates curl \
+ && apt-get install -y --no-install-recommends libfuse3-3 libfuse2 fuse tini ca-certificates curl \
  && apt-get install -y --no-install-recommends -t bookworm-backports samba \
  && smbd --version | grep -qE 'Version 4\.(2[0-9]|[3-9][0-9])' \
  && rm -rf /var/lib/apt/lists/* \

@@ -5,7 +5,8 @@
 # /bin/fusermount) or `fuse3` provides it: fuse3 ships /bin/fusermount as a symlink to fusermount3 (dpkg -c
 # fuse3_3.14.0-4_amd64.deb) and speaks the same protocol. The two packages conflict (fuse3 Breaks/Replaces fuse), so
 # `fuse` is only installed when neither is there: installing it would remove fuse3, which other FUSE software needs.
-# libfuse3-3 is the library alone (the jfuse binding's tests) and coexists with both.
+# libfuse3-3 is the library alone (the default jfuse binding; as root it mounts with mount(2), as another user it
+# needs fusermount3 from fuse3) and coexists with both; without it the gateway falls back to jnr-fuse.
 
 # apt-get that waits up to 10 min for the dpkg lock (another apt/unattended-upgrades run) instead of failing at once.
 CI_APT=(apt-get -o DPkg::Lock::Timeout=600)

@@ -3,7 +3,8 @@
 # (issue 2: choose the default by numbers). Root; run on a quiet machine: src/test/bench/fuse-threading.sh
 # Prints one Markdown row per mode and workload. Knobs: SEQ_MB=512 SMALL=2000 LS=1000,
 # MODES="mt s jfuse-mt jfuse-s" (jfuse-*: the jfuse/libfuse3 binding via -Dio.ossgw.fuse.binding=jfuse, with 1 MiB
-# max_read/max_write, which libfuse3 negotiates and libfuse2 cannot; needs Debian libfuse3-3).
+# max_read/max_write, which libfuse3 negotiates and libfuse2 cannot; needs Debian libfuse3-3; mt/s name jnr
+# explicitly, jfuse being the default). After each mode's row a second row gives the gateway's CPU seconds per step.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
 cd "$ROOT"
@@ -41,19 +42,23 @@ fi
 for mode in $MODES; do
   mp="$W/mnt-$mode"; mkdir -p "$mp"
   flag=(); [[ $mode == s || $mode == *-s ]] && flag=(-s)
-  jopts=""; extra=""
+  jopts="-Dio.ossgw.fuse.binding=jnr"; extra="" # jfuse is the default binding since issue 14: name jnr explicitly
   [[ $mode == jfuse-* ]] && jopts="-Dio.ossgw.fuse.binding=jfuse" && extra=",max_read=1048576,max_write=1048576"
   OSSGW_JAVA_OPTS="${OSSGW_JAVA_OPTS:-} $jopts" ./ossgw mount fthreads "$mp" "${flag[@]}" \
     -o "url=http://127.0.0.1:$PORT,passwd_file=$W/passwd,state_dir=$W/state-$mode$extra"
   echo "$mode: $(grep " $mp " /proc/self/mountinfo | awk '{print $NF}')" >&2 # max_read tells libfuse2 from 3
-  t0=$(now); dd if=/dev/zero of="$mp/seq-$mode" bs=1M count="$SEQ_MB" oflag=direct conv=fsync status=none; t1=$(now)
+  gpid=$(pgrep -f "quarkus-run.jar mount fthreads $mp" | head -1)
+  cpu() { awk '{print $14+$15}' "/proc/$gpid/stat"; } # the gateway's utime+stime in clock ticks
+  k0=$(cpu); t0=$(now); dd if=/dev/zero of="$mp/seq-$mode" bs=1M count="$SEQ_MB" oflag=direct conv=fsync status=none; t1=$(now); k1=$(cpu)
   sync; echo 3 > /proc/sys/vm/drop_caches
-  t2=$(now); dd if="$mp/seq-$mode" of=/dev/null bs=1M status=none; t3=$(now)
+  k2=$(cpu); t2=$(now); dd if="$mp/seq-$mode" of=/dev/null bs=1M status=none; t3=$(now); k3=$(cpu)
   mkdir -p "$mp/small-$mode"
-  wr=$("$JAVA" -cp "$JAR" io.ossgw.jmh.RwBench "$mp/small-$mode" phase=write count="$SMALL" size=131072 threads=64)
+  k4=$(cpu); wr=$("$JAVA" -cp "$JAR" io.ossgw.jmh.RwBench "$mp/small-$mode" phase=write count="$SMALL" size=131072 threads=64); k5=$(cpu)
   echo 3 > /proc/sys/vm/drop_caches
-  rd=$("$JAVA" -cp "$JAR" io.ossgw.jmh.RwBench "$mp/small-$mode" phase=read count="$SMALL" size=131072 threads=64)
-  t4=$(now); ls -l "$mp/ls" >/dev/null; t5=$(now); ls -l "$mp/ls" >/dev/null; t6=$(now)
+  k6=$(cpu); rd=$("$JAVA" -cp "$JAR" io.ossgw.jmh.RwBench "$mp/small-$mode" phase=read count="$SMALL" size=131072 threads=64); k7=$(cpu)
+  k8=$(cpu); t4=$(now); ls -l "$mp/ls" >/dev/null; t5=$(now); k9=$(cpu); ls -l "$mp/ls" >/dev/null; t6=$(now); k10=$(cpu)
+  hz=$(getconf CLK_TCK)
+  cpus="$(for p in "$k0 $k1" "$k2 $k3" "$k4 $k5" "$k6 $k7" "$k8 $k9" "$k9 $k10"; do set -- $p; printf '%.2f ' "$(echo "($2-$1)/$hz" | bc -l)"; done)"
   ./ossgw umount "$mp"
   python3 - "$mode" "$SEQ_MB" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$t6" "$wr" "$rd" <<'PY'
 import sys
@@ -64,4 +69,5 @@ label = {'mt': 'jnr multithreaded', 's': 'jnr -s', 'jfuse-mt': 'jfuse multithrea
 print(f"| {label} | {mbs(t[1]-t[0])} | {mbs(t[3]-t[2])} | {wr.split()[1]} MB/s "
       f"| {rd.split()[1]} MB/s | {t[5]-t[4]:.3f} s | {t[6]-t[5]:.3f} s |")
 PY
+  echo "| ($mode: gateway CPU-s, load $(cut -d' ' -f1 /proc/loadavg)) | $(echo $cpus | sed 's/ / | /g') |"
 done

@@ -39,8 +39,9 @@ public final class FuseMounter {
   private FuseMounter() {}
 
   /**
-   * Mounts with the configured binding ({@link FuseBindings#configured()}: jnr-fuse/libfuse2 unless {@code
-   * -Dio.ossgw.fuse.binding=jfuse}). See {@link #mount(VirtualFileSystem, Path, FuseOptions, FuseBinding)}.
+   * Mounts with the configured binding ({@link FuseBindings#configured()}: jfuse/libfuse 3 where it loads, else
+   * jnr-fuse/libfuse 2; {@code -Dio.ossgw.fuse.binding=jnr|jfuse} forces one). See {@link
+   * #mount(VirtualFileSystem, Path, FuseOptions, FuseBinding)}.
    */
   public static MountedFilesystem mount(VirtualFileSystem vfs, Path mountpoint, FuseOptions options) {
     return mount(vfs, mountpoint, options, FuseBindings.configured());

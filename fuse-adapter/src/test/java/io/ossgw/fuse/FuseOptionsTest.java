@@ -18,8 +18,8 @@ class FuseOptionsTest {
     assertThat(o.allowOther()).isFalse();
     assertThat(o.singleThreaded()).isFalse();
     assertThat(o.bigWrites()).isTrue();
-    assertThat(o.maxRead()).isEqualTo(131072);
-    assertThat(o.maxWrite()).isEqualTo(131072);
+    assertThat(o.maxRead()).isEqualTo(1 << 20);
+    assertThat(o.maxWrite()).isEqualTo(1 << 20);
     assertThat(o.maxReadahead()).isEqualTo(1 << 20);
     assertThat(o.useIno()).isTrue();
     assertThat(o.hardRemove()).isFalse(); // libfuse's hidden names keep fstat after unlink working

@@ -20,10 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The jfuse 0.7.3 binding: libfuse 3's high-level API through Java's FFM API (no JNI, no jffi thread attach churn),
- * 1 MiB requests, readdirplus negotiated. Select it with {@code -Dio.ossgw.fuse.binding=jfuse} ({@link
- * io.ossgw.fuse.FuseBindings}). Needs Debian {@code libfuse3-3} (not {@code fuse3}: as root libfuse mounts with
- * mount(2) itself, and the gateway unmounts with {@code fusermount}/{@code umount}). The JVM should run with {@code
+ * The jfuse 0.7.3 binding, the default ({@link io.ossgw.fuse.FuseBindings}): libfuse 3's high-level API through Java's
+ * FFM API (no JNI, no jffi thread attach churn), 1 MiB requests, READDIRPLUS with attributes ({@link
+ * JfuseOperations#readdir}), session settings in {@link JfuseTuning}. Needs Debian {@code libfuse3-3}; as root (or with
+ * CAP_SYS_ADMIN) libfuse mounts with mount(2) itself, otherwise through {@code fusermount3} (Debian {@code fuse3});
+ * the gateway unmounts with {@code fusermount}/{@code umount} ({@code Unmounter}), which work for either libfuse.
+ * The JVM should run with {@code
  * --enable-native-access=ALL-UNNAMED} (FFM's restricted methods warn without it).
  *
  * <p>Serving: like {@code fuse_main}, {@link #run} parses the arguments, mounts, runs the (multithreaded or {@code
@@ -51,9 +53,21 @@ public final class JfuseBinding implements FuseBinding {
     return "jfuse 0.7.3 (libfuse3)";
   }
 
+  /**
+   * Opens libfuse 3 and checks that it can mount here: with {@code CAP_SYS_ADMIN} (root, or a privileged container)
+   * it calls mount(2) itself; without, it runs the setuid {@code fusermount3} (Debian {@code fuse3}), which the
+   * {@code fuse} package of libfuse 2 does not provide.
+   *
+   * @throws MountException if libfuse3.so.3 cannot be opened, or it could not mount for lack of both
+   */
   @Override
   public void load() {
     library();
+    if (!JfuseNative.canMountDirectly() && JfuseNative.onPath("fusermount3") == null) {
+      throw new MountException("libfuse3 mounts through fusermount3 for a process without CAP_SYS_ADMIN, and no"
+          + " fusermount3 is on the PATH (Debian package fuse3); run as root, install fuse3, or use"
+          + " -Dio.ossgw.fuse.binding=jnr");
+    }
   }
 
   private static JfuseNative library() {
@@ -104,7 +118,8 @@ public final class JfuseBinding implements FuseBinding {
     JfuseNative n = library();
     FuseBuilder builder = Fuse.builder();
     builder.setLibraryPath(n.path());
-    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n));
+    JfuseTuning tuning = JfuseTuning.fromSystemProperties();
+    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n, tuning));
     Arena stubs = Arena.ofShared();
     try {
       new JfuseFileOps(fs, n).install(operationsStruct(fuse), stubs);

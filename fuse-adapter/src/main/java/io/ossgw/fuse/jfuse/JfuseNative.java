@@ -77,6 +77,31 @@ final class JfuseNative {
     return load(p == null || p.isBlank() ? SEARCH : List.of(p));
   }
 
+  /** True if this process has CAP_SYS_ADMIN (bit 21 of CapEff in /proc/self/status): mount(2) works directly. */
+  static boolean canMountDirectly() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("CapEff:")) {
+          return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 21)) != 0;
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      return true; // cannot tell: let libfuse try and report
+    }
+    return true;
+  }
+
+  /** The first executable {@code name} in $PATH, /bin or /usr/bin, or null. */
+  static Path onPath(String name) {
+    String path = System.getenv().getOrDefault("PATH", "") + ":/bin:/usr/bin";
+    for (String dir : path.split(":")) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
+        return Path.of(dir, name);
+      }
+    }
+    return null;
+  }
+
   /** Absolute path of the opened library. */
   String path() {
     return path;

@@ -35,17 +35,28 @@ final class JfuseOperations implements FuseOperations {
   private static final Logger LOG = LoggerFactory.getLogger(JfuseOperations.class);
   private static final int EIO = 5;
   private static final int EINVAL = 22;
+  /** {@code enum fuse_readdir_flags}: the kernel asked for READDIRPLUS. */
+  private static final int FUSE_READDIR_PLUS = 1;
+  /** {@code enum fuse_fill_dir_flags}: this entry's {@code struct stat} is complete (libfuse >= 3.0). */
+  private static final int FUSE_FILL_DIR_PLUS = 2;
 
   private final FuseFilesystem fs;
   private final FuseOptions options;
   private final Errno errno;
   private final JfuseNative nat;
+  private final JfuseTuning tuning;
+  private final boolean plusEntries;
+  private final int blksize;
+  private final JfuseListings listings = new JfuseListings();
 
-  JfuseOperations(FuseFilesystem fs, FuseOptions options, Errno errno, JfuseNative nat) {
+  JfuseOperations(FuseFilesystem fs, FuseOptions options, Errno errno, JfuseNative nat, JfuseTuning tuning) {
     this.fs = fs;
     this.options = options;
     this.errno = errno;
     this.nat = nat;
+    this.tuning = tuning;
+    this.plusEntries = tuning.readdirplus() != JfuseTuning.Readdirplus.OFF;
+    this.blksize = Math.min(fs.preferredIoSize(), FuseOptions.MAX_REQUEST);
   }
 
   @Override
@@ -68,6 +79,11 @@ final class JfuseOperations implements FuseOperations {
       // libfuse 3 ends the session at INIT unless this equals the max_read mount option (JfuseBinding#arguments).
       conn.setMaxRead(Math.min(options.maxRead(), FuseOptions.MAX_REQUEST));
       conn.setMaxReadahead(options.maxReadahead());
+      conn.setWant(JfuseTuning.want(conn.want(), conn.capable(), tuning));
+      if (tuning.maxBackground() > 0) {
+        conn.setMaxBackground(tuning.maxBackground());
+        conn.setCongestionThreshold(tuning.maxBackground() * 3 / 4);
+      }
       JfuseStructs.configure(config, options.useIno(), options.hardRemove(), options.directIo());
       fs.init(new FuseConnection(conn.protoMajor(), conn.protoMinor(), conn.maxWrite(), conn.maxReadahead()));
     } catch (Throwable t) {
@@ -92,15 +108,47 @@ final class JfuseOperations implements FuseOperations {
 
   @Override
   public int opendir(String path, FileInfo fi) {
+    fi.setFh(listings.open());
     return fs.opendir(path);
   }
 
   @Override
   public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
     try {
-      // Offset 0 for every entry: libfuse buffers the whole listing and pages it itself (as on libfuse2).
-      return fs.readdir(path, (name, attr) -> filler.fill(name, attr == null ? st -> { } :
-          st -> JfuseStructs.putDirent(st, attr), 0, 0) != 0);
+      if (!plusEntries) {
+        // Offset 0 for every entry: libfuse buffers the whole listing and pages it itself (as on libfuse 2).
+        return fs.readdir(path, (name, attr) -> filler.fill(name, attr == null ? st -> { } :
+            st -> JfuseStructs.putDirent(st, attr), 0, 0) != 0);
+      }
+      // Offset mode (each entry's offset is its index + 1) from a snapshot taken at offset 0 and kept per open
+      // directory: libfuse 3.14 gives the kernel a node id and the attributes of a READDIRPLUS entry only in this
+      // mode (its offset-0 buffer answers READDIRPLUS with ino 0, so the kernel would LOOKUP every name).
+      JfuseListings.Snapshot snap = offset == 0 ? null : listings.get(fi.getFh());
+      if (snap == null) {
+        snap = new JfuseListings.Snapshot();
+        int rc = fs.readdir(path, snap);
+        if (rc != 0) {
+          return rc;
+        }
+        listings.put(fi.getFh(), snap);
+      }
+      boolean plus = (flags & FUSE_READDIR_PLUS) != 0;
+      for (int i = (int) Math.min(offset, snap.size()); i < snap.size(); i++) {
+        String name = snap.name(i);
+        io.ossgw.core.vfs.FileAttr attr = snap.attr(i);
+        int full;
+        if (attr == null) {
+          full = filler.fill(name, st -> { }, i + 1, 0);
+        } else if (plus) {
+          full = filler.fill(name, st -> JfuseStructs.putStat(st, attr, blksize), i + 1, FUSE_FILL_DIR_PLUS);
+        } else {
+          full = filler.fill(name, st -> JfuseStructs.putDirent(st, attr), i + 1, 0);
+        }
+        if (full != 0) {
+          break;
+        }
+      }
+      return 0;
     } catch (Throwable t) {
       return glue("readdir", path, t);
     }
@@ -108,6 +156,7 @@ final class JfuseOperations implements FuseOperations {
 
   @Override
   public int releasedir(String path, FileInfo fi) {
+    listings.remove(fi.getFh());
     return fs.releasedir(path);
   }
 

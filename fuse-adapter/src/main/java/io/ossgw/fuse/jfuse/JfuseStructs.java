@@ -87,6 +87,20 @@ final class JfuseStructs {
     putTime(p, 104, a.ctime());
   }
 
+  /**
+   * Fills the whole {@code struct stat} behind a readdirplus filler's {@link Stat} (as {@link #putStat(MemorySegment,
+   * FileAttr, int)}); if the segment cannot be reached, type, permissions and size through jfuse's API.
+   */
+  static void putStat(Stat stat, FileAttr a, int blksize) {
+    MemorySegment p = segment(stat, STAT_SIZE);
+    if (p == null) {
+      stat.setMode(a.stMode());
+      stat.setSize(a.size());
+      return;
+    }
+    putStat(p, a, blksize);
+  }
+
   /** Fills type and inode number: what libfuse3's readdir filler uses outside readdirplus offset mode. */
   static void putDirent(Stat stat, FileAttr a) {
     MemorySegment p = segment(stat, STAT_SIZE);

@@ -18,7 +18,7 @@ class JfuseBindingTest {
     // No big_writes/max_write/max_readahead/use_ino/hard_remove/direct_io/nonempty: not -o options in libfuse 3
     // (the ones that matter are set in init).
     List<String> args = binding.arguments(FuseOptions.builder().fsname("oss:b").build());
-    assertThat(args).containsExactly("-o", "max_read=131072,entry_timeout=60,attr_timeout=60,negative_timeout=5,"
+    assertThat(args).containsExactly("-o", "max_read=1048576,entry_timeout=60,attr_timeout=60,negative_timeout=5,"
         + "default_permissions,fsname=oss:b,subtype=ossgw");
   }
 

@@ -26,7 +26,7 @@ class FuseOptionsMapperTest {
     assertThat(f.allowOther()).isFalse();
     assertThat(f.readOnly()).isFalse();
     assertThat(f.singleThreaded()).isFalse();
-    assertThat(f.maxRead()).isEqualTo(131072);
+    assertThat(f.maxRead()).isEqualTo(1 << 20); // jnr-fuse caps it at 131072
     assertThat(f.hardRemove()).isFalse(); // libfuse hides unlinked open files (in memory): fstat of them works
     assertThat(f.extraOptions()).isEmpty();
   }
