@@ -121,11 +121,11 @@ public final class Engine implements AutoCloseable {
 
   /**
    * The buffers files being written are staged in (a quarter of the memory budget; read-ahead keeps the rest), or null
-   * when {@code -Dossgw.write.memory=false} turns staging in memory off (every write goes to the spool, as before
+   * when {@code -Dio.ossgw.write.memory=false} turns staging in memory off (every write goes to the spool, as before
    * issue 14; for measurements).
    */
   static BufferPool writeStagingPool(MemoryBudget budget) {
-    if (!Boolean.parseBoolean(System.getProperty("ossgw.write.memory", "true"))) {
+    if (!Boolean.parseBoolean(System.getProperty("io.ossgw.write.memory", "true"))) {
       return null;
     }
     return new BufferPool(WRITE_CHUNK, budget, budget.capacity() / 4);
