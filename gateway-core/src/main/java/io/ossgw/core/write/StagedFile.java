@@ -11,7 +11,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,12 +40,11 @@ public final class StagedFile implements AutoCloseable {
   private final Path spoolDir;
   private final RangeSet valid = new RangeSet();
   private final RangeSet dirty = new RangeSet();
-  private final BufferPool pool;
   private final long memoryLimit;
   /** The spool, once the file is spilled (or from the start when it is not staged in memory); else null. */
   private FileChannel channel;
-  /** In memory: chunk {@code i} holds bytes {@code [i*C, (i+1)*C)} ({@code C} the pool's buffer size); else null. */
-  private List<ByteBuffer> chunks;
+  /** The bytes while in memory; else null. */
+  private MemoryChunks chunks;
   private long size;
   private long baseSize;
   private boolean metaDirty;
@@ -72,12 +70,11 @@ public final class StagedFile implements AutoCloseable {
    */
   public StagedFile(Path spoolDir, long baseSize, BufferPool pool, long memoryLimit) {
     this.spoolDir = spoolDir;
-    this.pool = pool;
     this.memoryLimit = memoryLimit;
     this.baseSize = baseSize;
     this.size = baseSize;
     if (pool != null && memoryLimit > 0 && baseSize == 0) {
-      chunks = new ArrayList<>();
+      chunks = new MemoryChunks(pool);
     } else {
       channel = openSpool(spoolDir);
     }
@@ -110,16 +107,8 @@ public final class StagedFile implements AutoCloseable {
       return;
     }
     FileChannel ch = openSpool(spoolDir);
-    int c = chunkSize();
     try {
-      for (int i = 0; i < chunks.size() && (long) i * c < size; i++) {
-        ByteBuffer b = chunks.get(i).duplicate().clear();
-        b.limit((int) Math.min(c, size - (long) i * c));
-        long pos = (long) i * c;
-        while (b.hasRemaining()) {
-          pos += ch.write(b, pos);
-        }
-      }
+      chunks.writeTo(ch, size);
     } catch (IOException e) {
       try {
         ch.close();
@@ -128,7 +117,7 @@ public final class StagedFile implements AutoCloseable {
       }
       throw ioError("write spool", e);
     }
-    releaseChunks(0);
+    chunks.release();
     chunks = null;
     channel = ch;
   }
@@ -166,62 +155,15 @@ public final class StagedFile implements AutoCloseable {
   /** Writes into the chunks when the file stays within the bound and the pool has buffers; false (nothing done) if not. */
   private boolean memWrite(long offset, ByteBuffer src) {
     long end = offset + src.remaining();
-    if (end > memoryLimit || !ensureChunks(end)) {
+    if (end > memoryLimit || !chunks.cover(end)) {
       return false;
     }
     if (offset > size) {
-      zero(size, offset); // a hole: pooled buffers hold stale bytes
+      chunks.zero(size, offset); // a hole: pooled buffers hold stale bytes
       valid.add(size, offset); // past the base object: zeros are its content, nothing to load
     }
-    int c = chunkSize();
-    int from = src.position();
-    for (long pos = offset; pos < end; ) {
-      int i = (int) (pos / c);
-      int at = (int) (pos - (long) i * c);
-      int n = (int) Math.min(c - at, end - pos);
-      chunks.get(i).put(at, src, from + (int) (pos - offset), n);
-      pos += n;
-    }
-    src.position(src.limit());
+    chunks.put(offset, src);
     return true;
-  }
-
-  /** Makes the chunks cover {@code [0, end)}; false when the pool has no buffer left (those taken stay). */
-  private boolean ensureChunks(long end) {
-    int c = chunkSize();
-    while ((long) chunks.size() * c < end) {
-      ByteBuffer b = pool.tryAcquire();
-      if (b == null) {
-        return false;
-      }
-      chunks.add(b);
-    }
-    return true;
-  }
-
-  private void zero(long from, long to) {
-    int c = chunkSize();
-    for (long pos = from; pos < to; ) {
-      int i = (int) (pos / c);
-      int at = (int) (pos - (long) i * c);
-      int n = (int) Math.min(c - at, to - pos);
-      ByteBuffer b = chunks.get(i);
-      for (int k = 0; k < n; k++) {
-        b.put(at + k, (byte) 0);
-      }
-      pos += n;
-    }
-  }
-
-  /** Gives back the chunks from index {@code keep} on. */
-  private void releaseChunks(int keep) {
-    while (chunks.size() > keep) {
-      pool.release(chunks.removeLast());
-    }
-  }
-
-  private int chunkSize() {
-    return pool.bufferSize();
   }
 
   /**
@@ -254,17 +196,8 @@ public final class StagedFile implements AutoCloseable {
   public int read(long offset, ByteBuffer dst, int len) {
     int done = 0;
     if (chunks != null) {
-      int c = chunkSize();
-      long avail = Math.max(0, Math.min(len, size - offset));
-      while (done < avail) {
-        long pos = offset + done;
-        int i = (int) (pos / c);
-        int at = (int) (pos - (long) i * c);
-        int n = (int) Math.min(c - at, avail - done);
-        dst.put(dst.position(), chunks.get(i), at, n);
-        dst.position(dst.position() + n);
-        done += n;
-      }
+      done = (int) Math.max(0, Math.min(len, size - offset));
+      chunks.get(offset, dst, done);
     }
     try {
       while (done < len && channel != null) {
@@ -293,17 +226,17 @@ public final class StagedFile implements AutoCloseable {
    */
   public void truncate(long newSize) {
     checkSize(newSize);
-    if (chunks != null && newSize > size && (newSize > memoryLimit || !ensureChunks(newSize))) {
+    if (chunks != null && newSize > size && (newSize > memoryLimit || !chunks.cover(newSize))) {
       spill();
     }
     if (chunks != null) {
       if (newSize < size) {
         valid.truncate(newSize);
         dirty.truncate(newSize);
-        releaseChunks((int) ((newSize + chunkSize() - 1) / chunkSize()));
+        chunks.shrink(newSize);
         baseSize = Math.min(baseSize, newSize);
       } else if (newSize > size) {
-        zero(size, newSize);
+        chunks.zero(size, newSize);
         valid.add(size, newSize);
         dirty.add(size, newSize);
       }
@@ -395,15 +328,7 @@ public final class StagedFile implements AutoCloseable {
     if (from < 0 || from + length > size) {
       throw new IllegalArgumentException("range " + from + "+" + length + " outside the file's " + size + " bytes");
     }
-    int c = chunkSize();
-    List<ByteBuffer> slices = new ArrayList<>();
-    for (long pos = from; pos < from + length; ) {
-      int i = (int) (pos / c);
-      int at = (int) (pos - (long) i * c);
-      int n = (int) Math.min(c - at, from + length - pos);
-      slices.add(chunks.get(i).duplicate().limit(at + n).position(at));
-      pos += n;
-    }
+    List<ByteBuffer> slices = chunks.slices(from, length);
     return ContentSource.ofBuffers(slices);
   }
 
@@ -436,7 +361,7 @@ public final class StagedFile implements AutoCloseable {
   @Override
   public void close() {
     if (chunks != null) {
-      releaseChunks(0);
+      chunks.release();
       chunks = null;
     }
     if (channel == null) {

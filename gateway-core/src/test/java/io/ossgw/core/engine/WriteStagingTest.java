@@ -64,6 +64,16 @@ class WriteStagingTest extends GatewayFixture {
   }
 
   @Test
+  void theSdkDataPathSendsTheBuffersToo() {
+    VirtualFileSystem fs = engine("data_path=sdk").fileSystem();
+    for (int size : new int[] {1, CHUNK + 1, 3 * CHUNK - 1}) {
+      byte[] data = random(size, size + 7);
+      writeFile(fs, "/sdk" + size, data);
+      assertThat(gw.objectBytes("sdk" + size)).as("size %d", size).isEqualTo(data);
+    }
+  }
+
+  @Test
   void aSmallFileNeedsNoSpool() throws Exception {
     Path notADir = Files.writeString(state.resolve("not-a-dir"), "x"); // tmpdir= a file: no spool can be created there
     VirtualFileSystem fs = engine("tmpdir=" + notADir).fileSystem();
