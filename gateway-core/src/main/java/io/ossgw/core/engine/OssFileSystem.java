@@ -194,7 +194,7 @@ final class OssFileSystem implements VirtualFileSystem {
     h.closeReader();
     OpenFile f = h.file;
     try {
-      f.flush();
+      f.flushAtRelease();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "upload of " + f.path() + " at close failed; its changes are lost: " + e.getMessage());
     } finally {
