@@ -1,6 +1,7 @@
 package io.ossgw.core.engine;
 
 import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.meta.Node;
 import io.ossgw.core.store.AppendResult;
 import io.ossgw.core.store.ContentSource;
@@ -29,9 +30,13 @@ final class DataPath {
   private final Namespace namespace;
   private final Uploader uploader;
   private final ObjectCopier copier;
+  private final BufferPool writePool;
+  private final long writeMemoryLimit;
 
   DataPath(EngineConfig config, ObjectStore store, ExecutorService executor, Namespace namespace, Uploader uploader,
-      ObjectCopier copier) {
+      ObjectCopier copier, BufferPool writePool) {
+    this.writePool = writePool;
+    this.writeMemoryLimit = writePool == null ? 0 : stagingMemoryLimit(config.multipartSize(), writePool);
     this.copier = copier;
     this.config = config;
     this.store = store;
@@ -78,7 +83,7 @@ final class DataPath {
     AppendResult r = null;
     for (long off = position; off < f.size(); ) {
       long len = Math.min(io.ossgw.core.write.PartPlan.MAX_PART, f.size() - off);
-      r = store.appendObject(key, off, ContentSource.ofFileRange(f.channel(), off, len), meta);
+      r = store.appendObject(key, off, f.content(off, len), meta);
       off += len;
     }
     return r;
@@ -88,8 +93,19 @@ final class DataPath {
     return new StreamingUpload(store, executor, uploader, key, meta, config.multipartSize(), config.parallelCount());
   }
 
+  /** A staging: in memory while the file is new and small (see {@link #stagingMemoryLimit}), else the spool. */
   StagedFile newStaging(long baseSize) {
-    return new StagedFile(config.spoolDir(), baseSize);
+    return new StagedFile(config.spoolDir(), baseSize, writePool, writeMemoryLimit);
+  }
+
+  /**
+   * The most bytes a file may have and stay staged in memory: below {@code multipart_size} (such a file is one
+   * PutObject; a bigger one streams parts in the background, which read the spool) and at most a quarter of the write
+   * pool, so one file cannot take the buffers of many.
+   */
+  static long stagingMemoryLimit(long multipartSize, BufferPool writePool) {
+    long quarter = writePool.maxBytes() / 4;
+    return Math.max(0, Math.min(multipartSize - 1, quarter));
   }
 
   /**

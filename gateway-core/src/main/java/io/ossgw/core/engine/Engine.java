@@ -100,6 +100,7 @@ public final class Engine implements AutoCloseable {
   public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer) {
     MemoryBudget budget = new MemoryBudget(MemoryBudget.capacity(config.prefetchLimit(), config.memoryLimit()));
     BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
+    BufferPool writePool = writeStagingPool(budget);
     DiskCache diskCache = openDiskCache(config, observer);
     MetaStore metaStore = config.stateDir() == null ? MetaStore.NONE : MvMetaStore.open(metaStoreFile(config));
     ObjectStore data = new RecordingObjectStore(diskCache == null ? store : new CachingObjectStore(store, diskCache),
@@ -107,12 +108,27 @@ public final class Engine implements AutoCloseable {
     abortIncompleteUploads(config, data, metaStore);
     InodeTable inodes = openInodeTable(config);
     VirtualFileSystem fs = Observation.with(observer, () -> new InodeNumbers(
-        new DirectoryTimes(new OssFileSystem(config, data, pool, metaStore, ticker), ticker), inodes));
+        new DirectoryTimes(new OssFileSystem(config, data, pool, writePool, metaStore, ticker), ticker), inodes));
     Engine e = new Engine(config, store, fs, budget);
     e.diskCache = diskCache;
     e.observer = observer;
     e.metaStore = metaStore;
     return e;
+  }
+
+  /** Chunk size of write staging in memory: one libfuse 2 WRITE, and the size a small file rounds up to. */
+  static final int WRITE_CHUNK = 128 * 1024;
+
+  /**
+   * The buffers files being written are staged in (a quarter of the memory budget; read-ahead keeps the rest), or null
+   * when {@code -Dio.ossgw.write.memory=false} turns staging in memory off (every write goes to the spool, as before
+   * issue 14; for measurements).
+   */
+  static BufferPool writeStagingPool(MemoryBudget budget) {
+    if (!Boolean.parseBoolean(System.getProperty("io.ossgw.write.memory", "true"))) {
+      return null;
+    }
+    return new BufferPool(WRITE_CHUNK, budget, budget.capacity() / 4);
   }
 
   /**

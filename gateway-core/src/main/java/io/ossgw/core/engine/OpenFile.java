@@ -285,6 +285,35 @@ final class OpenFile {
   }
 
   /**
+   * The upload of a released handle (FUSE RELEASE, NFS idle release): as {@link #flush}, but a file staged in memory
+   * moves to the spool first when an upload is due. That upload outlives close(2), and {@code ossgw umount} counts the
+   * files a mount process still has to upload by their open spool files (SEMANTICS.md "Unmount"), so it must hold one.
+   *
+   * @throws FsException EIO (the staging is kept, a later flush retries)
+   */
+  void flushAtRelease() {
+    lock.lock();
+    try {
+      if (!unlinked && staged != null && staged.inMemory() && (staged.needsUpload() || pendingCreate)) {
+        spillQuietly();
+      }
+      flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Moves a staging in memory to the spool; when the spool cannot take it, it stays in memory (the upload still works). */
+  private void spillQuietly() {
+    try {
+      staged.spill();
+    } catch (FsException e) {
+      LOG.log(System.Logger.Level.WARNING, "cannot move " + path + " to the spool (" + e.getMessage()
+          + "); it stays staged in memory");
+    }
+  }
+
+  /**
    * Uploads unsaved data and attributes; returns once they are in OSS. Called by fsync, the last close (RELEASE), NFS
    * COMMIT, rename and every close(2) but the one {@link #flushAtClose} defers.
    *
@@ -360,9 +389,11 @@ final class OpenFile {
       }
     } catch (StoreException e) {
       dropStream();
+      releaseMemoryAfterFailure();
       throw Errors.toIo(e, path);
     } catch (RuntimeException e) {
       dropStream();
+      releaseMemoryAfterFailure();
       throw e;
     }
     stream = null;
@@ -380,6 +411,17 @@ final class OpenFile {
    * True when the only change is bytes added at the end of an Appendable object: AppendObject at its length sends just
    * those (it cannot change metadata, so a chmod or truncate while open takes the whole-upload path).
    */
+  /**
+   * After a failed upload a file staged in memory moves to the spool: its retry (the next flush, or the RELEASE after a
+   * failed close) may take long against a failing OSS, and should neither hold pool buffers meanwhile nor be missed by
+   * {@code ossgw umount}'s count of files still to upload.
+   */
+  private void releaseMemoryAfterFailure() {
+    if (staged != null && staged.inMemory()) {
+      spillQuietly();
+    }
+  }
+
   private boolean appendsOnly() {
     return "Appendable".equalsIgnoreCase(node.objectType()) && !pendingCreate && !staged.metaDirty()
         && !staged.dirty().isEmpty() && staged.dirty().first() >= staged.baseSize();

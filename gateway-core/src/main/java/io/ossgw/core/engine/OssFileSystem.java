@@ -64,7 +64,8 @@ final class OssFileSystem implements VirtualFileSystem {
   private final AttrWriter attrWriter;
   private final SpecialFiles specialFiles;
 
-  OssFileSystem(EngineConfig config, ObjectStore store, BufferPool pool, MetaStore metaStore, Ticker ticker) {
+  OssFileSystem(EngineConfig config, ObjectStore store, BufferPool pool, BufferPool writePool, MetaStore metaStore,
+      Ticker ticker) {
     this.config = config;
     this.store = store;
     this.keys = new KeyMapper(config.prefix());
@@ -80,7 +81,7 @@ final class OssFileSystem implements VirtualFileSystem {
         config.multipartCopySize());
     ObjectCopier copier = new ObjectCopier(store, io, config.singlepartCopyLimit(), config.multipartCopySize(),
         config.parallelCount());
-    this.data = new DataPath(config, store, io, ns, uploader, copier);
+    this.data = new DataPath(config, store, io, ns, uploader, copier, writePool);
     this.readers = new Readers(store, pool, io, config.prefetchChunks(), config.backwardChunks(), config.prefetchThreads());
     this.renamer = new Renamer(store, io, ns, openFiles, copier, config.listMaxKeys(), config.singlepartCopyLimit());
     this.attrWriter = new AttrWriter(store, copier, ns);
@@ -193,7 +194,7 @@ final class OssFileSystem implements VirtualFileSystem {
     h.closeReader();
     OpenFile f = h.file;
     try {
-      f.flush();
+      f.flushAtRelease();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "upload of " + f.path() + " at close failed; its changes are lost: " + e.getMessage());
     } finally {

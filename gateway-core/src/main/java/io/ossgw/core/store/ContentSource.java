@@ -52,6 +52,112 @@ public interface ContentSource {
   }
 
   /**
+   * A body over the bytes of {@code slices}, each from its position to its limit, in order (a file staged in memory).
+   * The buffers are not copied (each open works on duplicates), so their bytes must not change until the upload ends.
+   */
+  static ContentSource ofBuffers(java.util.List<ByteBuffer> slices) {
+    ByteBuffer[] a = new ByteBuffer[slices.size()];
+    long n = 0;
+    for (int i = 0; i < a.length; i++) {
+      a[i] = slices.get(i).duplicate();
+      n += a[i].remaining();
+    }
+    return new Buffers(a, n);
+  }
+
+  /**
+   * Bytes in memory, {@code slices[i]} from position to limit, {@code length} bytes in all: a client that writes
+   * buffers itself (the lean data path) sends {@link #slices()} as they are (duplicate them first); others read
+   * {@link #openStream()}.
+   *
+   * @param slices the body's buffers in order (direct or heap); never modified through this source
+   * @param length the sum of their remaining bytes
+   */
+  record Buffers(ByteBuffer[] slices, long length) implements ContentSource {
+    /** Fresh duplicates of the slices, positioned at their first byte (safe to consume). */
+    public ByteBuffer[] duplicates() {
+      ByteBuffer[] d = new ByteBuffer[slices.length];
+      for (int i = 0; i < d.length; i++) {
+        d[i] = slices[i].duplicate();
+      }
+      return d;
+    }
+
+    @Override
+    public InputStream openStream() {
+      ByteBuffer[] d = duplicates();
+      return new InputStream() {
+        private int i;
+        private long pos;
+        private long mark;
+
+        @Override
+        public boolean markSupported() {
+          return true; // the SDK resets a body to resend it
+        }
+
+        @Override
+        public synchronized void mark(int readlimit) {
+          mark = pos;
+        }
+
+        @Override
+        public synchronized void reset() {
+          i = 0;
+          pos = 0;
+          for (int k = 0; k < d.length; k++) {
+            d[k].position(slices[k].position());
+          }
+          skip(mark);
+        }
+
+        @Override
+        public long skip(long n) {
+          long done = 0;
+          while (done < n && i < d.length) {
+            int k = (int) Math.min(n - done, d[i].remaining());
+            d[i].position(d[i].position() + k);
+            done += k;
+            if (!d[i].hasRemaining()) {
+              i++;
+            }
+          }
+          pos += done;
+          return done;
+        }
+
+        @Override
+        public int available() {
+          return (int) Math.min(Integer.MAX_VALUE, length - pos);
+        }
+
+        @Override
+        public int read() {
+          byte[] one = new byte[1];
+          return read(one, 0, 1) <= 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+          if (len == 0) {
+            return 0;
+          }
+          while (i < d.length && !d[i].hasRemaining()) {
+            i++;
+          }
+          if (i == d.length) {
+            return -1;
+          }
+          int n = Math.min(len, d[i].remaining());
+          d[i].get(b, off, n);
+          pos += n;
+          return n;
+        }
+      };
+    }
+  }
+
+  /**
    * {@code [position, position+length)} of an open file (a write's spool): a client that can send file regions
    * itself (the lean data path: pread into a direct buffer, or sendfile) takes the channel and range from here; others
    * read {@link #openStream()}.

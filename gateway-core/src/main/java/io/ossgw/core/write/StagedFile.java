@@ -1,6 +1,8 @@
 package io.ossgw.core.write;
 
 import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.memory.BufferPool;
+import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
 import java.io.IOException;
@@ -9,14 +11,23 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
- * The local spool of one file being written: an anonymous sparse file in {@code tmpdir} (created and unlinked at
- * once, like ossfs's {@code mkstemp}, so a crash leaves nothing behind) plus which bytes of it are the file's content
- * ({@link #valid()}) and which changed since the last upload ({@link #dirty()}).
+ * The local staging of one file being written: its bytes plus which of them are the file's content ({@link #valid()})
+ * and which changed since the last upload ({@link #dirty()}).
  *
- * <p>Bytes the spool does not hold yet come from the object the file was opened on ({@code baseSize} bytes of it); the
- * owner loads them before an upload. Not thread-safe: the owner holds its lock.
+ * <p>A new or truncated file (no base object bytes) starts in memory: its bytes are held in pooled direct buffers
+ * ({@link BufferPool} chunks charged to the engine's {@link io.ossgw.core.memory.MemoryBudget}) while it stays within
+ * {@code memoryLimit} bytes and the pool has buffers, and an upload sends them from there. Anything else spills it,
+ * once, to the spool: an anonymous sparse file in {@code tmpdir} (created and unlinked at once, like ossfs's
+ * {@code mkstemp}, so a crash leaves nothing behind) that holds every byte from then on: growing past the bound, an
+ * empty pool (the budget is spent: the write goes to the spool, it never fails for lack of memory), loading base
+ * bytes, or a streamed part upload (those read the spool in the background). Where the bytes are is invisible to
+ * callers: reads, truncates and uploads see the same content.
+ *
+ * <p>Bytes the staging does not hold yet come from the object the file was opened on ({@code baseSize} bytes of it);
+ * the owner loads them before an upload. Not thread-safe: the owner holds its lock.
  */
 public final class StagedFile implements AutoCloseable {
   /**
@@ -26,29 +37,89 @@ public final class StagedFile implements AutoCloseable {
    */
   public static final long MAX_SIZE = EngineConfig.MAX_PARTS * PartPlan.MAX_PART;
 
-  private final FileChannel channel;
+  private final Path spoolDir;
   private final RangeSet valid = new RangeSet();
   private final RangeSet dirty = new RangeSet();
+  private final long memoryLimit;
+  /** The spool, once the file is spilled (or from the start when it is not staged in memory); else null. */
+  private FileChannel channel;
+  /** The bytes while in memory; else null. */
+  private MemoryChunks chunks;
   private long size;
   private long baseSize;
   private boolean metaDirty;
 
   /**
+   * A staging in the spool only.
+   *
    * @param spoolDir where to create the spool file
    * @param baseSize bytes of the existing object behind this file (0 for a new or truncated file)
    * @throws FsException ENOSPC or EIO when the spool file cannot be created
    */
   public StagedFile(Path spoolDir, long baseSize) {
+    this(spoolDir, baseSize, null, 0);
+  }
+
+  /**
+   * @param spoolDir where to create the spool file (at once, or when the file spills)
+   * @param baseSize bytes of the existing object behind this file (0 for a new or truncated file)
+   * @param pool the buffers to stage in, or null to use the spool only
+   * @param memoryLimit the most bytes the file may have and stay in memory (0: the spool only); the staging starts in
+   *     memory only when {@code baseSize} is 0
+   * @throws FsException ENOSPC or EIO when the spool file is created at once and cannot be
+   */
+  public StagedFile(Path spoolDir, long baseSize, BufferPool pool, long memoryLimit) {
+    this.spoolDir = spoolDir;
+    this.memoryLimit = memoryLimit;
+    this.baseSize = baseSize;
+    this.size = baseSize;
+    if (pool != null && memoryLimit > 0 && baseSize == 0) {
+      chunks = new MemoryChunks(pool);
+    } else {
+      channel = openSpool(spoolDir);
+    }
+  }
+
+  private static FileChannel openSpool(Path spoolDir) {
     try {
       Files.createDirectories(spoolDir);
       Path p = Files.createTempFile(spoolDir, "ossgw-spool-", ".tmp");
-      this.channel = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
       Files.delete(p);
+      return ch;
     } catch (IOException e) {
       throw ioError("create spool file in " + spoolDir, e);
     }
-    this.baseSize = baseSize;
-    this.size = baseSize;
+  }
+
+  /** True while the bytes are held in memory (no spool file exists yet). */
+  public boolean inMemory() {
+    return chunks != null;
+  }
+
+  /**
+   * Moves the bytes from memory to a new spool file and gives the buffers back; nothing happens when already spilled.
+   *
+   * @throws FsException ENOSPC or EIO when the spool cannot take them (the bytes then stay in memory, unchanged)
+   */
+  public void spill() {
+    if (chunks == null) {
+      return;
+    }
+    FileChannel ch = openSpool(spoolDir);
+    try {
+      chunks.writeTo(ch, size);
+    } catch (IOException e) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // unlinked already
+      }
+      throw ioError("write spool", e);
+    }
+    chunks.release();
+    chunks = null;
+    channel = ch;
   }
 
   /**
@@ -59,6 +130,18 @@ public final class StagedFile implements AutoCloseable {
   public void write(long offset, ByteBuffer src) {
     int len = src.remaining();
     checkSize(offset + len);
+    if (chunks != null && !memWrite(offset, src)) {
+      spill();
+    }
+    if (chunks == null) {
+      writeSpool(offset, src);
+    }
+    valid.add(offset, offset + len);
+    dirty.add(offset, offset + len);
+    size = Math.max(size, offset + len);
+  }
+
+  private void writeSpool(long offset, ByteBuffer src) {
     try {
       long pos = offset;
       while (src.hasRemaining()) {
@@ -67,9 +150,20 @@ public final class StagedFile implements AutoCloseable {
     } catch (IOException e) {
       throw ioError("write spool", e);
     }
-    valid.add(offset, offset + len);
-    dirty.add(offset, offset + len);
-    size = Math.max(size, offset + len);
+  }
+
+  /** Writes into the chunks when the file stays within the bound and the pool has buffers; false (nothing done) if not. */
+  private boolean memWrite(long offset, ByteBuffer src) {
+    long end = offset + src.remaining();
+    if (end > memoryLimit || !chunks.cover(end)) {
+      return false;
+    }
+    if (offset > size) {
+      chunks.zero(size, offset); // a hole: pooled buffers hold stale bytes
+      valid.add(size, offset); // past the base object: zeros are its content, nothing to load
+    }
+    chunks.put(offset, src);
+    return true;
   }
 
   /**
@@ -78,6 +172,9 @@ public final class StagedFile implements AutoCloseable {
    */
   public void fill(long offset, ByteBuffer src) {
     int len = src.remaining();
+    if (!valid.gaps(offset, offset + len).isEmpty()) {
+      spill(); // base bytes live in the spool (in memory, every byte is valid already)
+    }
     for (long[] gap : valid.gaps(offset, offset + len)) {
       ByteBuffer part = src.duplicate();
       part.position(src.position() + (int) (gap[0] - offset)).limit(src.position() + (int) (gap[1] - offset));
@@ -98,8 +195,12 @@ public final class StagedFile implements AutoCloseable {
    */
   public int read(long offset, ByteBuffer dst, int len) {
     int done = 0;
+    if (chunks != null) {
+      done = (int) Math.max(0, Math.min(len, size - offset));
+      chunks.get(offset, dst, done);
+    }
     try {
-      while (done < len) {
+      while (done < len && channel != null) {
         ByteBuffer slice = dst.duplicate().limit(dst.position() + len - done);
         int n = channel.read(slice, offset + done);
         if (n <= 0) {
@@ -125,6 +226,24 @@ public final class StagedFile implements AutoCloseable {
    */
   public void truncate(long newSize) {
     checkSize(newSize);
+    if (chunks != null && newSize > size && (newSize > memoryLimit || !chunks.cover(newSize))) {
+      spill();
+    }
+    if (chunks != null) {
+      if (newSize < size) {
+        valid.truncate(newSize);
+        dirty.truncate(newSize);
+        chunks.shrink(newSize);
+        baseSize = Math.min(baseSize, newSize);
+      } else if (newSize > size) {
+        chunks.zero(size, newSize);
+        valid.add(size, newSize);
+        dirty.add(size, newSize);
+      }
+      size = newSize;
+      metaDirty = true;
+      return;
+    }
     try {
       if (newSize < size) {
         valid.truncate(newSize);
@@ -149,6 +268,9 @@ public final class StagedFile implements AutoCloseable {
 
   /** Makes the spool file exactly {@link #size()} bytes long (a sparse zero tail), so uploads can read every byte. */
   public void materializeSize() {
+    if (chunks != null) {
+      return; // the chunks cover [0, size): zeros where nothing was written
+    }
     try {
       if (channel.size() < size) {
         channel.write(ByteBuffer.wrap(new byte[1]), size - 1);
@@ -194,8 +316,29 @@ public final class StagedFile implements AutoCloseable {
     return metaDirty || !dirty.isEmpty();
   }
 
-  public FileChannel channel() {
-    return channel;
+  /**
+   * The bytes {@code [from, from+length)} as an upload body, for an upload that ends before the owner's next call: the
+   * memory chunks themselves while in memory (no copy), else the spool range. The caller has made them valid and
+   * called {@link #materializeSize()}.
+   */
+  public ContentSource content(long from, long length) {
+    if (chunks == null) {
+      return ContentSource.ofFileRange(channel, from, length);
+    }
+    if (from < 0 || from + length > size) {
+      throw new IllegalArgumentException("range " + from + "+" + length + " outside the file's " + size + " bytes");
+    }
+    List<ByteBuffer> slices = chunks.slices(from, length);
+    return ContentSource.ofBuffers(slices);
+  }
+
+  /**
+   * As {@link #content} for an upload that runs in the background while the owner goes on writing (a streamed part):
+   * always the spool (the file spills first), so the bytes cannot change or go back to the pool under it.
+   */
+  public ContentSource spoolContent(long from, long length) {
+    spill();
+    return ContentSource.ofFileRange(channel, from, length);
   }
 
   public RangeSet valid() {
@@ -217,6 +360,13 @@ public final class StagedFile implements AutoCloseable {
 
   @Override
   public void close() {
+    if (chunks != null) {
+      chunks.release();
+      chunks = null;
+    }
+    if (channel == null) {
+      return;
+    }
     try {
       channel.close();
     } catch (IOException e) {

@@ -108,9 +108,17 @@ public final class StreamingUpload {
       }
       long start = streamedUpTo;
       String id = uploadId;
+      ContentSource body;
+      try {
+        body = file.spoolContent(start, partSize); // runs while the owner writes on: never from memory buffers
+      } catch (RuntimeException e) {
+        slots.release();
+        invalidate();
+        return;
+      }
       parts.add(executor.submit(() -> {
         try {
-          return store.uploadPart(key, id, partNumber, ContentSource.ofFileRange(file.channel(), start, partSize));
+          return store.uploadPart(key, id, partNumber, body);
         } finally {
           slots.release();
         }

@@ -2,7 +2,6 @@ package io.ossgw.core.write;
 
 import io.ossgw.core.util.Await;
 
-import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.WriteMeta;
@@ -58,7 +57,7 @@ public final class Uploader {
       if (size > PartPlan.MAX_PART) {
         throw new FsException(Errno.EFBIG, "nomultipart: a single PutObject holds at most 5 GB");
       }
-      return store.putObject(key, ContentSource.ofFileRange(file.channel(), 0, size), meta);
+      return store.putObject(key, file.content(0, size), meta);
     }
     long partSize = PartPlan.fixedPartSize(multipartSize, size);
     String uploadId = store.initiateMultipartUpload(key, meta);
@@ -140,7 +139,7 @@ public final class Uploader {
         slots.acquire();
         futures.add(executor.submit(() -> {
           try {
-            return store.uploadPart(key, uploadId, part, ContentSource.ofFileRange(file.channel(), start, len));
+            return store.uploadPart(key, uploadId, part, file.content(start, len));
           } finally {
             slots.release();
           }

@@ -225,6 +225,14 @@ final class LeanOssClient implements AutoCloseable {
     if (body instanceof ContentSource.FileRange f) {
       return bodyMode == BodyMode.SENDFILE ? sendfile(c, f) : copy(c, f);
     }
+    if (body instanceof ContentSource.Buffers m) { // a file staged in memory: CRC-64 and write the buffers, no copy
+      long crc = 0;
+      for (ByteBuffer b : m.duplicates()) {
+        crc = Crc64.update(crc, b.duplicate());
+        c.write(b);
+      }
+      return crc;
+    }
     long crc = 0;
     long left = body.length();
     byte[] buf = new byte[(int) Math.min(64 * 1024, left)];
