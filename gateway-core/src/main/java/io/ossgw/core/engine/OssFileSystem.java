@@ -466,6 +466,7 @@ final class OssFileSystem implements VirtualFileSystem {
       }
     }
     io.shutdown();
+    readers.close();
     metaStore.close();
   }
 }

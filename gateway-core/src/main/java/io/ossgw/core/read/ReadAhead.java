@@ -6,8 +6,6 @@ import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RangeRead;
 import io.ossgw.core.store.StoreException;
 import java.nio.ByteBuffer;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -19,7 +17,10 @@ import java.util.concurrent.Executor;
  * doubles (1, 2, 4 ... up to {@code maxWindow}), a read elsewhere resets it to 0 and is served by a ranged GET of just
  * the bytes asked for, as are reads until two in a row are sequential again (a read from offset 0 starts at once);
  * chunks further than {@code backwardChunks} behind the cursor or beyond the window are freed.
- * Buffers come from the global {@link BufferPool}; when the budget is spent, reads go straight to ranged GETs.
+ * Buffers come from the global {@link BufferPool}; the files streaming at once split its budget through a
+ * {@link ReadAheadShare} (each window shrinks as more files stream); when the budget is spent anyway, reads go straight
+ * to ranged GETs. A read whose chunk is already fetched copies it without any hand-off; one whose chunk is in flight
+ * waits once for that GET. No allocation per read once the window is up: chunks are copied with absolute bulk puts.
  *
  * <p>The first GET pins the object's ETag and every later GET sends {@code If-Match}, so one open never mixes bytes of
  * two versions of an object: a change shows up as {@link StoreException} PRECONDITION_FAILED.
@@ -41,7 +42,10 @@ public final class ReadAhead implements AutoCloseable {
   private final long chunkSize;
   private final int maxWindow;
   private final int backwardChunks;
+  private final ReadAheadShare share;
   private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
+  /** Every chunk from the read cursor's to this one is held (or being fetched): schedule() starts after it. */
+  private long scheduledThrough = -1;
   private volatile String etag;
   private volatile ObjectInfo seen;
   private long nextExpected;
@@ -58,6 +62,16 @@ public final class ReadAhead implements AutoCloseable {
    */
   public ReadAhead(ObjectStore store, BufferPool pool, Executor executor, String key, long size, String etag,
       int maxWindow, int backwardChunks) {
+    this(store, pool, new ReadAheadShare(pool), executor, key, size, etag, maxWindow, backwardChunks);
+  }
+
+  /**
+   * As {@link #ReadAhead(ObjectStore, BufferPool, Executor, String, long, String, int, int)}, the window bounded by
+   * {@code share} (one per pool: the readers of all open files).
+   */
+  public ReadAhead(ObjectStore store, BufferPool pool, ReadAheadShare share, Executor executor, String key, long size,
+      String etag, int maxWindow, int backwardChunks) {
+    this.share = share;
     this.store = store;
     this.pool = pool;
     this.executor = executor;
@@ -101,7 +115,15 @@ public final class ReadAhead implements AutoCloseable {
     boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, Math.max(SEQUENTIAL_SLACK, 4L * len));
     streak = sequential ? streak + 1 : 0;
     boolean stream = maxWindow > 0 && (streak >= 2 || (sequential && offset == 0));
-    window = !stream ? 0 : window == 0 ? 1 : Math.min(window * 2, maxWindow);
+    int was = window;
+    window = !stream ? 0 : window == 0 ? 1 : Math.min(window * 2, share.windowCap(maxWindow, backwardChunks));
+    if ((was == 0) != (window == 0)) {
+      if (window > 0) {
+        share.join();
+      } else {
+        share.leave();
+      }
+    }
     nextExpected = sequential ? Math.max(nextExpected, offset + len) : offset + len;
     long first = offset / chunkSize;
     long last = (offset + len - 1) / chunkSize;
@@ -110,7 +132,8 @@ public final class ReadAhead implements AutoCloseable {
       return direct(offset, dst, len);
     }
     schedule(first, last + window);
-    evict(first, last + window);
+    // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read
+    evict(first, last + maxWindow);
     int done = 0;
     for (long idx = first; idx <= last; idx++) {
       long cStart = idx * chunkSize;
@@ -132,14 +155,16 @@ public final class ReadAhead implements AutoCloseable {
           c.await();
         } catch (RuntimeException e) {
           chunks.remove(idx); // a later read tries again
+          scheduledThrough = Math.min(scheduledThrough, idx - 1);
           c.free();
           throw e;
         }
-        ByteBuffer src = c.buf.duplicate();
         int at = (int) (from - cStart);
         int avail = Math.max(0, Math.min(n, c.length - at));
-        src.limit(at + avail).position(at);
-        dst.put(src);
+        // absolute bulk put: no duplicate() per read, and the chunk's buffer state is never touched
+        int p = dst.position();
+        dst.put(p, c.buf, at, avail);
+        dst.position(p + avail);
         done += avail;
         if (avail < n) {
           break;
@@ -181,14 +206,16 @@ public final class ReadAhead implements AutoCloseable {
   /** Starts GETs for chunks [from, to] that are not held yet, while buffers are available. */
   private void schedule(long from, long to) {
     long lastChunk = (size - 1) / chunkSize;
-    for (long idx = from; idx <= Math.min(to, lastChunk); idx++) {
+    for (long idx = Math.max(from, scheduledThrough + 1); idx <= Math.min(to, lastChunk); idx++) {
       if (chunks.containsKey(idx)) {
+        scheduledThrough = idx;
         continue;
       }
       ByteBuffer buf = pool.tryAcquire();
       if (buf == null) {
         return; // budget spent: the rest is read directly
       }
+      scheduledThrough = idx;
       Chunk c = new Chunk(idx, buf);
       chunks.put(idx, c);
       prefetchedChunks++;
@@ -200,19 +227,23 @@ public final class ReadAhead implements AutoCloseable {
 
   /** Frees chunks outside [cursor - backwardChunks, windowEnd]. */
   private void evict(long cursor, long windowEnd) {
-    for (Iterator<Map.Entry<Long, Chunk>> it = chunks.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<Long, Chunk> e = it.next();
-      long idx = e.getKey();
-      if (idx < cursor - backwardChunks || idx > windowEnd) {
-        it.remove();
-        e.getValue().free();
-      }
+    // from both ends of the sorted map: the held chunks are a run around the cursor, so this touches only what goes
+    while (!chunks.isEmpty() && chunks.firstKey() < cursor - backwardChunks) {
+      chunks.remove(chunks.firstKey()).free();
     }
+    while (!chunks.isEmpty() && chunks.lastKey() > windowEnd) {
+      chunks.remove(chunks.lastKey()).free();
+    }
+    scheduledThrough = Math.min(scheduledThrough, windowEnd);
   }
 
   /** Frees every chunk; an in-flight GET returns its buffer when it ends. */
   @Override
   public void close() {
+    if (window > 0) {
+      window = 0;
+      share.leave();
+    }
     for (Chunk c : chunks.values()) {
       c.free();
     }
