@@ -131,9 +131,10 @@ public final class ReadAhead implements AutoCloseable {
       evict(first, first - 1);
       return direct(offset, dst, len);
     }
-    schedule(first, last + window);
-    // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read
+    // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read; the ones
+    // behind go first, so their buffers serve the new chunks
     evict(first, last + maxWindow);
+    schedule(first, last + window);
     int done = 0;
     for (long idx = first; idx <= last; idx++) {
       long cStart = idx * chunkSize;
