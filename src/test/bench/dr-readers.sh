@@ -25,6 +25,7 @@ groups() {
       ossgw-read-ahea*|ForkJoinPool*|VirtualThread*) g=readahead ;;
       Thread-*|fuse*|jfuse*) g=fuse ;;
       G1*|GC*|"VM Thread") g=gc ;;
+      *Poller*) g=poller ;;
       C1*|C2*) g=jit ;;
       *) g=other ;;
     esac

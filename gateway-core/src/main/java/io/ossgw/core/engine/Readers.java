@@ -95,38 +95,55 @@ final class Readers implements AutoCloseable {
    * A file known only from a listing ({@code readdir_optimize}: default mode and owner) takes its real attributes from
    * the first GET's response headers ({@code x-oss-meta-*}), so stat, chmod and chown after a read need no HEAD.
    */
-  private static void learnMetadata(OssHandle h, Namespace ns) {
+  private static void learnMetadata(OssHandle h, Namespace ns, ReadAhead reader) {
     Node n = h.file.currentNode();
-    if (n.metaKnown() || h.reader == null) {
+    if (n.metaKnown()) {
       return;
     }
-    ObjectInfo seen = h.reader.objectSeen();
+    ObjectInfo seen = reader.objectSeen();
     if (seen != null && (n.attr().etag() == null || n.attr().etag().equalsIgnoreCase(seen.etag()))) {
-      h.file.refresh(ns.learned(h.path(), n.objectKey(), seen));
+      synchronized (h) {
+        h.file.refresh(ns.learned(h.path(), n.objectKey(), seen));
+      }
     }
   }
 
+  /**
+   * Reads through the handle's {@link ReadAhead}. The handle's lock covers only finding (or making) the reader and
+   * the recovery from a changed object; the read itself runs outside it, so the kernel's parallel READs of one file
+   * (several FUSE threads, NFS slots) copy at once instead of queueing behind one that waits for a GET.
+   */
   int read(OssHandle h, Namespace ns, long offset, ByteBuffer dst) {
-    synchronized (h) {
-      for (int attempt = 0; ; attempt++) {
+    for (int attempt = 0; ; attempt++) {
+      ReadAhead reader;
+      synchronized (h) {
         if (h.reader == null) {
           Node n = h.file.currentNode();
-          h.reader = new ReadAhead(store, pool, share, prefetchExecutor, n.objectKey(), n.attr().size(), n.attr().etag(), window, backward);
+          h.reader = new ReadAhead(store, pool, share, prefetchExecutor, n.objectKey(), n.attr().size(), n.attr().etag(),
+              window, backward);
         }
-        int pos = dst.position();
-        try {
-          int got = h.reader.read(offset, dst);
-          h.readSomething |= got > 0;
-          learnMetadata(h, ns);
-          return got;
-        } catch (StoreException e) {
-          dst.position(pos);
-          boolean changed = e.kind() == StoreErrorKind.PRECONDITION_FAILED || e.kind() == StoreErrorKind.NOT_FOUND;
+        reader = h.reader;
+      }
+      int pos = dst.position();
+      try {
+        int got = reader.read(offset, dst);
+        if (got > 0 && !h.readSomething) {
+          h.readSomething = true;
+        }
+        learnMetadata(h, ns, reader);
+        return got;
+      } catch (StoreException e) {
+        dst.position(pos);
+        boolean changed = e.kind() == StoreErrorKind.PRECONDITION_FAILED || e.kind() == StoreErrorKind.NOT_FOUND;
+        synchronized (h) {
           if (!changed || h.readSomething || attempt > 0) {
             if (changed) {
               throw new FsException(Errno.EIO, h.path() + " changed in OSS while open: " + e.code(), e);
             }
             throw Errors.toIo(e, h.path());
+          }
+          if (h.reader != reader && h.reader != null) {
+            continue; // a concurrent read already moved the handle to the new version: read that
           }
           h.closeReader();
           if (e.kind() == StoreErrorKind.PRECONDITION_FAILED) {

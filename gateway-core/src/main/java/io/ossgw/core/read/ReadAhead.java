@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Sequential read-ahead of one open file into pooled off-heap chunks (ossfs {@code direct_read}, reference/
@@ -25,7 +26,9 @@ import java.util.concurrent.Executor;
  * <p>The first GET pins the object's ETag and every later GET sends {@code If-Match}, so one open never mixes bytes of
  * two versions of an object: a change shows up as {@link StoreException} PRECONDITION_FAILED.
  *
- * <p>Not thread-safe on its own: the owner serialises calls (one instance per open handle).
+ * <p>Thread-safe: one instance per open handle, read by several FUSE or NFS threads at once. The window bookkeeping
+ * is under the instance's lock; the wait for a chunk's GET and the copy out of it are not, so concurrent reads of one
+ * file copy in parallel instead of queueing behind the one that waits (chunks are pinned while copied from).
  */
 public final class ReadAhead implements AutoCloseable {
   private final ObjectStore store;
@@ -52,6 +55,7 @@ public final class ReadAhead implements AutoCloseable {
   private int streak;
   private int window;
   private long prefetchedChunks;
+  private boolean closed;
 
   /**
    * @param key the object
@@ -84,17 +88,17 @@ public final class ReadAhead implements AutoCloseable {
   }
 
   /** The current read-ahead window in chunks (0 after a random read). */
-  public int window() {
+  public synchronized int window() {
     return window;
   }
 
   /** Chunks fetched ahead so far (for tests and metrics). */
-  public long prefetchedChunks() {
+  public synchronized long prefetchedChunks() {
     return prefetchedChunks;
   }
 
   /** Chunks held now. */
-  public int heldChunks() {
+  public synchronized int heldChunks() {
     return chunks.size();
   }
 
@@ -109,14 +113,78 @@ public final class ReadAhead implements AutoCloseable {
       return 0;
     }
     int len = (int) Math.min(dst.remaining(), size - offset);
-    // Close to where the last read ended counts as sequential: the kernel's parallel read-ahead requests (128 KiB each)
-    // arrive slightly out of order. One such read after a random one may be chance (random reads in a small file land
-    // near each other often), so read-ahead starts with the second in a row, or at once for a read from the start.
+    long first = offset / chunkSize;
+    long last = (offset + len - 1) / chunkSize;
+    // the chunks this read copies from, pinned so eviction by a concurrent read cannot recycle their buffers; a read
+    // spans at most two chunks unless it is larger than one (then an array: rare, FUSE and NFS ask <= 1 MiB)
+    Chunk c0 = null;
+    Chunk c1 = null;
+    Chunk[] more = null;
+    synchronized (this) {
+      if (!advance(offset, len) || closed) {
+        if (!closed) {
+          evict(first, first - 1);
+        }
+        c0 = null;
+      } else {
+        // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read; the
+        // ones behind go first, so their buffers serve the new chunks
+        evict(first, last + maxWindow);
+        schedule(first, last + window);
+        c0 = pinned(first);
+        if (last > first) {
+          c1 = pinned(first + 1);
+        }
+        if (last > first + 1) {
+          more = new Chunk[(int) (last - first + 1)];
+          more[0] = c0;
+          more[1] = c1;
+          for (long idx = first + 2; idx <= last; idx++) {
+            more[(int) (idx - first)] = pinned(idx);
+          }
+        }
+      }
+    }
+    if (c0 == null && c1 == null && more == null) {
+      return direct(offset, dst, len); // no read-ahead, or its chunk could not be had: just the bytes asked for
+    }
+    try {
+      int done = 0;
+      for (long idx = first; idx <= last; idx++) {
+        long cStart = idx * chunkSize;
+        long from = Math.max(offset, cStart);
+        int n = (int) (Math.min(offset + len, cStart + chunkSize) - from);
+        Chunk c = more != null ? more[(int) (idx - first)] : idx == first ? c0 : c1;
+        int got = c == null ? directPiece(from, dst, n) : copy(c, from - cStart, dst, n);
+        done += got;
+        if (got < n) {
+          break;
+        }
+      }
+      return done;
+    } finally {
+      unpin(c0);
+      unpin(c1);
+      if (more != null) {
+        for (int i = 2; i < more.length; i++) {
+          unpin(more[i]);
+        }
+      }
+    }
+  }
+
+  /**
+   * Moves the sequential-read state on by a read of {@code len} bytes at {@code offset}; true when it streams.
+   * Close to where the last read ended counts as sequential: the kernel's parallel read-ahead requests arrive slightly
+   * out of order. One such read after a random one may be chance (random reads in a small file land near each other
+   * often), so read-ahead starts with the second in a row, or at once for a read from the start.
+   */
+  private boolean advance(long offset, int len) {
     boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, Math.max(SEQUENTIAL_SLACK, 4L * len));
     streak = sequential ? streak + 1 : 0;
     boolean stream = maxWindow > 0 && (streak >= 2 || (sequential && offset == 0));
     int was = window;
-    window = !stream ? 0 : window == 0 ? 1 : Math.min(window * 2, share.windowCap(maxWindow, backwardChunks));
+    window = !stream || closed ? 0 : window == 0 ? 1 : Math.min(window * 2, share.windowCap(maxWindow, backwardChunks));
     if ((was == 0) != (window == 0)) {
       if (window > 0) {
         share.join();
@@ -125,54 +193,55 @@ public final class ReadAhead implements AutoCloseable {
       }
     }
     nextExpected = sequential ? Math.max(nextExpected, offset + len) : offset + len;
-    long first = offset / chunkSize;
-    long last = (offset + len - 1) / chunkSize;
-    if (window == 0) {
-      evict(first, first - 1);
-      return direct(offset, dst, len);
+    return window > 0;
+  }
+
+  /** The chunk {@code idx}, pinned, or null when it is not held. Under the lock. */
+  private Chunk pinned(long idx) {
+    Chunk c = chunks.get(idx);
+    if (c != null) {
+      c.hold();
     }
-    // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read; the ones
-    // behind go first, so their buffers serve the new chunks
-    evict(first, last + maxWindow);
-    schedule(first, last + window);
-    int done = 0;
-    for (long idx = first; idx <= last; idx++) {
-      long cStart = idx * chunkSize;
-      long from = Math.max(offset, cStart);
-      long to = Math.min(offset + len, cStart + chunkSize);
-      int n = (int) (to - from);
-      Chunk c = chunks.get(idx);
-      if (c == null) {
-        int limit = dst.limit();
-        dst.limit(dst.position() + n);
-        int got = direct(from, dst, n);
-        dst.limit(limit);
-        done += got;
-        if (got < n) {
-          break;
-        }
-      } else {
-        try {
-          c.await();
-        } catch (RuntimeException e) {
-          chunks.remove(idx); // a later read tries again
-          scheduledThrough = Math.min(scheduledThrough, idx - 1);
+    return c;
+  }
+
+  private static void unpin(Chunk c) {
+    if (c != null) {
+      c.unhold();
+    }
+  }
+
+  /** Reads {@code n} bytes at {@code from} into dst with a ranged GET of its own (outside the lock). */
+  private int directPiece(long from, ByteBuffer dst, int n) {
+    int limit = dst.limit();
+    dst.limit(dst.position() + n);
+    try {
+      return direct(from, dst, n);
+    } finally {
+      dst.limit(limit);
+    }
+  }
+
+  /** Copies up to {@code n} bytes at {@code at} in chunk {@code c} to dst, waiting once if its GET is in flight. */
+  private int copy(Chunk c, long at, ByteBuffer dst, int n) {
+    try {
+      c.await();
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        if (chunks.get(c.index) == c) {
+          chunks.remove(c.index); // a later read tries again
+          scheduledThrough = Math.min(scheduledThrough, c.index - 1);
           c.free();
-          throw e;
-        }
-        int at = (int) (from - cStart);
-        int avail = Math.max(0, Math.min(n, c.length - at));
-        // absolute bulk put: no duplicate() per read, and the chunk's buffer state is never touched
-        int p = dst.position();
-        dst.put(p, c.buf, at, avail);
-        dst.position(p + avail);
-        done += avail;
-        if (avail < n) {
-          break;
         }
       }
+      throw e;
     }
-    return done;
+    int avail = (int) Math.max(0, Math.min(n, c.length - at));
+    // absolute bulk put: no duplicate() per read, and the chunk's buffer state is never touched
+    int p = dst.position();
+    dst.put(p, c.buf, (int) at, avail);
+    dst.position(p + avail);
+    return avail;
   }
 
   private int direct(long offset, ByteBuffer dst, int len) {
@@ -222,7 +291,14 @@ public final class ReadAhead implements AutoCloseable {
       prefetchedChunks++;
       long start = idx * chunkSize;
       int length = (int) Math.min(chunkSize, size - start);
-      c.future = CompletableFuture.runAsync(() -> c.fill(start, length), executor);
+      try {
+        c.future = CompletableFuture.runAsync(() -> c.fill(start, length), executor);
+      } catch (RejectedExecutionException e) {
+        chunks.remove(idx); // the engine is closing: this read goes direct
+        scheduledThrough = idx - 1;
+        pool.release(buf);
+        return;
+      }
     }
   }
 
@@ -240,7 +316,8 @@ public final class ReadAhead implements AutoCloseable {
 
   /** Frees every chunk; an in-flight GET returns its buffer when it ends. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     if (window > 0) {
       window = 0;
       share.leave();
@@ -251,6 +328,10 @@ public final class ReadAhead implements AutoCloseable {
     chunks.clear();
   }
 
+  /**
+   * One chunk's buffer and GET. Its buffer goes back to the pool once it is freed (evicted or closed), its GET has ended
+   * and no read is copying from it (pins), whichever comes last.
+   */
   private final class Chunk {
     final long index;
     final ByteBuffer buf;
@@ -258,6 +339,8 @@ public final class ReadAhead implements AutoCloseable {
     volatile CompletableFuture<Void> future;
     private boolean freed;
     private boolean filling = true;
+    private boolean released;
+    private int pins;
 
     Chunk(long index, ByteBuffer buf) {
       this.index = index;
@@ -280,9 +363,7 @@ public final class ReadAhead implements AutoCloseable {
       } finally {
         synchronized (this) {
           filling = false;
-          if (freed) {
-            pool.release(buf);
-          }
+          releaseIfUnused();
         }
       }
     }
@@ -298,12 +379,23 @@ public final class ReadAhead implements AutoCloseable {
       }
     }
 
+    synchronized void hold() {
+      pins++;
+    }
+
+    synchronized void unhold() {
+      pins--;
+      releaseIfUnused();
+    }
+
     synchronized void free() {
-      if (freed) {
-        return;
-      }
       freed = true;
-      if (!filling) {
+      releaseIfUnused();
+    }
+
+    private void releaseIfUnused() {
+      if (freed && !filling && pins == 0 && !released) {
+        released = true;
         pool.release(buf);
       }
     }
