@@ -20,10 +20,10 @@ fi
 groups() {
   for t in /proc/"$PID"/task/*; do
     n=$(cat "$t/comm" 2>/dev/null) || continue
-    s=$(awk '{print $14+$15}' "$t/stat" 2>/dev/null) || continue
+    s=$(sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{print $12+$13}') || continue  # fields after the (comm)
     case "$n" in
       ossgw-read-ahea*|ForkJoinPool*|VirtualThread*) g=readahead ;;
-      Thread-*|fuse*|jfuse*) g=fuse ;;
+      Thread-*|ossgw-fuse*|fuse*|jfuse*) g=fuse ;;
       G1*|GC*|"VM Thread") g=gc ;;
       *Poller*) g=poller ;;
       C1*|C2*) g=jit ;;
@@ -35,14 +35,18 @@ groups() {
 ls -l "$M/dr" >/dev/null
 g0=$(groups); c0=$(cpu); t0=$(date +%s.%N)
 pids=()
-for i in $(seq 0 $((N - 1))); do dd if="$M/dr/f$i" of=/dev/null bs=1M status=none & pids+=($!); done
+for i in $(seq 0 $((N - 1))); do
+  (dd if="$M/dr/f$i" of=/dev/null bs=1M status=none; date +%s.%N > "$WORK/done$i") & pids+=($!)
+done
 for p in "${pids[@]}"; do wait "$p"; done
+# fairness: when the first and the last reader finished, in seconds from the start
+spread=$(cat "$WORK"/done* | sort -n | awk -v t0="$t0" 'NR==1 {f=$1} {l=$1} END {printf "first done %.2f s, last %.2f s", f-t0, l-t0}')
 t1=$(date +%s.%N); c1=$(cpu); g1=$(groups)
 hwm=$(awk '/VmHWM/ {print int($2/1024)}' "/proc/$PID/status")
 wall=$(echo "$t1-$t0" | bc)
 gib=$(echo "$N*$MIB/1024" | bc -l)
-printf '%s: %d x %d MiB in %.2f s = %.0f MB/s, %.2f CPU-s/GiB, peak RSS %d MiB, load %s\n' "$LABEL" "$N" "$MIB" \
+printf '%s: %d x %d MiB in %.2f s = %.0f MB/s, %.2f CPU-s/GiB, peak RSS %d MiB, %s, load %s\n' "$LABEL" "$N" "$MIB" \
   "$wall" "$(echo "$N*$MIB*1048576/1000000/$wall" | bc -l)" "$(echo "($c1-$c0)/$(getconf CLK_TCK)/$gib" | bc -l)" \
-  "$hwm" "$(cut -d' ' -f1 /proc/loadavg)"
+  "$hwm" "$spread" "$(cut -d' ' -f1 /proc/loadavg)"
 echo "  ticks before: $g0"
 echo "  ticks after:  $g1"
