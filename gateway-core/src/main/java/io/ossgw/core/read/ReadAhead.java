@@ -4,6 +4,7 @@ import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RangeRead;
+import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
 import java.nio.ByteBuffer;
 import java.util.TreeMap;
@@ -155,7 +156,10 @@ public final class ReadAhead implements AutoCloseable {
         long from = Math.max(offset, cStart);
         int n = (int) (Math.min(offset + len, cStart + chunkSize) - from);
         Chunk c = more != null ? more[(int) (idx - first)] : idx == first ? c0 : c1;
-        int got = c == null ? directPiece(from, dst, n) : copy(c, from - cStart, dst, n);
+        int got = c == null ? -1 : copy(c, from - cStart, dst, n);
+        if (got < 0) {
+          got = directPiece(from, dst, n); // not held, or its GET failed (maybe long ago): this read asks OSS itself
+        }
         done += got;
         if (got < n) {
           break;
@@ -222,7 +226,11 @@ public final class ReadAhead implements AutoCloseable {
     }
   }
 
-  /** Copies up to {@code n} bytes at {@code at} in chunk {@code c} to dst, waiting once if its GET is in flight. */
+  /**
+   * Copies up to {@code n} bytes at {@code at} in chunk {@code c} to dst, waiting once if its GET is in flight; -1 when
+   * that GET failed for another reason than a changed or deleted object (the chunk is dropped, and the caller reads the
+   * piece with a GET of its own: a failure that is over by now is not reported, one that is not is reported by it).
+   */
   private int copy(Chunk c, long at, ByteBuffer dst, int n) {
     try {
       c.await();
@@ -234,7 +242,11 @@ public final class ReadAhead implements AutoCloseable {
           c.free();
         }
       }
-      throw e;
+      if (e instanceof StoreException se && se.kind() != StoreErrorKind.PRECONDITION_FAILED
+          && se.kind() != StoreErrorKind.NOT_FOUND) {
+        return -1;
+      }
+      throw e; // the object changed or is gone: a GET of our own would only say so again
     }
     int avail = (int) Math.max(0, Math.min(n, c.length - at));
     // absolute bulk put: no duplicate() per read, and the chunk's buffer state is never touched
