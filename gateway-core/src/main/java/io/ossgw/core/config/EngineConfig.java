@@ -148,7 +148,8 @@ public record EngineConfig(
     require(dirty == -1 || dirty >= 50, "max_dirty_data", "-1 or at least 50 (MB)");
     long chunk = o.getLong("direct_read_chunk_size", 4);
     require(chunk >= 1 && chunk <= 32, "direct_read_chunk_size", "between 1 and 32 (MB)");
-    int window = (int) o.getLong("direct_read_prefetch_chunks", 32);
+    // 8, not ossfs's 32: as fast for one reader and 10 (docs/benchmarks.md "Read path"), half the memory and less CPU
+    int window = (int) o.getLong("direct_read_prefetch_chunks", 8);
     require(window >= 0 && window <= 1024, "direct_read_prefetch_chunks", "between 0 and 1024");
     long limit = o.getLong("direct_read_prefetch_limit", 1024);
     require(limit >= 128, "direct_read_prefetch_limit", "at least 128 (MB)");

@@ -72,7 +72,7 @@ public final class OptionCatalog {
     // --- read path
     flag("direct_read", "sequential reads prefetched into memory (ossgw's default read path); turns use_cache off");
     engine("direct_read_chunk_size", "4", "MB", "size of one prefetch chunk (1..32)");
-    engine("direct_read_prefetch_chunks", "32", "chunks", "largest read-ahead window per file (0 = no read-ahead)");
+    engine("direct_read_prefetch_chunks", "8", "chunks", "largest read-ahead window per file (0 = no read-ahead; ossfs: 32)");
     engine("direct_read_prefetch_limit", "1024", "MB", "read-ahead memory for all files together (min 128)");
     engine("direct_read_backward_chunks", "1", "chunks", "chunks kept behind the read cursor");
     engine("direct_read_prefetch_thread", "64", "count", "parallel ranged GETs for read-ahead");

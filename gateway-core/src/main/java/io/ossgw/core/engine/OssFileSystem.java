@@ -467,6 +467,7 @@ final class OssFileSystem implements VirtualFileSystem {
       }
     }
     io.shutdown();
+    readers.close();
     metaStore.close();
   }
 }

@@ -14,8 +14,8 @@ final class OssHandle implements FileHandle {
   private final AtomicBoolean released = new AtomicBoolean();
   /** Guarded by {@code this}. */
   ReadAhead reader;
-  /** Guarded by {@code this}: a read has returned bytes, so the object version is pinned for good. */
-  boolean readSomething;
+  /** Set once a read returned bytes (never cleared): the object version is pinned for good. */
+  volatile boolean readSomething;
 
   OssHandle(OpenFile file, OpenFlags flags) {
     this.file = file;

@@ -3,6 +3,7 @@ package io.ossgw.core.engine;
 import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.meta.Node;
 import io.ossgw.core.read.ReadAhead;
+import io.ossgw.core.read.ReadAheadShare;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RangeRead;
@@ -13,7 +14,11 @@ import io.ossgw.core.vfs.FsException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads of files nobody is writing, through one {@link ReadAhead} per handle. The handle first trusts the cached
@@ -22,66 +27,123 @@ import java.util.concurrent.Semaphore;
  * object is gone), so an open after an external change reads the new version. A change after bytes were returned
  * fails the read with EIO rather than mixing versions. A file whose metadata only a listing showed takes it from the
  * first GET's response headers.
+ *
+ * <p>Read-ahead GETs run on a pool of at most {@code direct_read_prefetch_thread} platform threads (idle ones end after
+ * {@link #IDLE_SECONDS}): a GET's body is read by blocking {@code read(2)}s straight into the chunk, where a virtual
+ * thread parked on the JDK's poller at every empty socket buffer and was unparked onto a carrier thread, two more
+ * hand-offs per socket read (issue 14, docs/benchmarks.md "Read path"). {@code -Dio.ossgw.read.threads=virtual} restores
+ * virtual threads (for comparison). All readers share the budget through one {@link ReadAheadShare}.
  */
-final class Readers {
+final class Readers implements AutoCloseable {
+  /** Seconds an idle read-ahead thread lives. */
+  static final int IDLE_SECONDS = 30;
+
   private final ObjectStore store;
   private final BufferPool pool;
+  private final ReadAheadShare share;
   private final Executor prefetchExecutor;
+  private final ExecutorService ownPool;
   private final int window;
   private final int backward;
 
   Readers(ObjectStore store, BufferPool pool, ExecutorService io, int window, int backward, int prefetchThreads) {
     this.store = store;
     this.pool = pool;
-    Semaphore slots = new Semaphore(Math.max(1, prefetchThreads));
-    this.prefetchExecutor = task -> io.execute(() -> {
-      slots.acquireUninterruptibly();
-      try {
-        task.run();
-      } finally {
-        slots.release();
-      }
-    });
+    this.share = new ReadAheadShare(pool);
+    int threads = Math.max(1, prefetchThreads);
+    if ("virtual".equals(System.getProperty("io.ossgw.read.threads"))) {
+      Semaphore slots = new Semaphore(threads);
+      this.ownPool = null;
+      this.prefetchExecutor = task -> io.execute(() -> {
+        slots.acquireUninterruptibly();
+        try {
+          task.run();
+        } finally {
+          slots.release();
+        }
+      });
+    } else {
+      AtomicInteger n = new AtomicInteger();
+      ThreadPoolExecutor tpe = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "ossgw-read-ahead-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
+      tpe.allowCoreThreadTimeOut(true);
+      this.ownPool = tpe;
+      this.prefetchExecutor = tpe;
+    }
     this.window = window;
     this.backward = backward;
+  }
+
+  /** The budget split between streaming readers (for tests and metrics). */
+  ReadAheadShare share() {
+    return share;
+  }
+
+  /** Ends the read-ahead threads (GETs in flight finish; their chunks go back to the pool). */
+  @Override
+  public void close() {
+    if (ownPool != null) {
+      ownPool.shutdown();
+    }
   }
 
   /**
    * A file known only from a listing ({@code readdir_optimize}: default mode and owner) takes its real attributes from
    * the first GET's response headers ({@code x-oss-meta-*}), so stat, chmod and chown after a read need no HEAD.
    */
-  private static void learnMetadata(OssHandle h, Namespace ns) {
+  private static void learnMetadata(OssHandle h, Namespace ns, ReadAhead reader) {
     Node n = h.file.currentNode();
-    if (n.metaKnown() || h.reader == null) {
+    if (n.metaKnown()) {
       return;
     }
-    ObjectInfo seen = h.reader.objectSeen();
+    ObjectInfo seen = reader.objectSeen();
     if (seen != null && (n.attr().etag() == null || n.attr().etag().equalsIgnoreCase(seen.etag()))) {
-      h.file.refresh(ns.learned(h.path(), n.objectKey(), seen));
+      synchronized (h) {
+        h.file.refresh(ns.learned(h.path(), n.objectKey(), seen));
+      }
     }
   }
 
+  /**
+   * Reads through the handle's {@link ReadAhead}. The handle's lock covers only finding (or making) the reader and
+   * the recovery from a changed object; the read itself runs outside it, so the kernel's parallel READs of one file
+   * (several FUSE threads, NFS slots) copy at once instead of queueing behind one that waits for a GET.
+   */
   int read(OssHandle h, Namespace ns, long offset, ByteBuffer dst) {
-    synchronized (h) {
-      for (int attempt = 0; ; attempt++) {
+    for (int attempt = 0; ; attempt++) {
+      ReadAhead reader;
+      synchronized (h) {
         if (h.reader == null) {
           Node n = h.file.currentNode();
-          h.reader = new ReadAhead(store, pool, prefetchExecutor, n.objectKey(), n.attr().size(), n.attr().etag(), window, backward);
+          h.reader = new ReadAhead(store, pool, share, prefetchExecutor, n.objectKey(), n.attr().size(), n.attr().etag(),
+              window, backward);
         }
-        int pos = dst.position();
-        try {
-          int got = h.reader.read(offset, dst);
-          h.readSomething |= got > 0;
-          learnMetadata(h, ns);
-          return got;
-        } catch (StoreException e) {
-          dst.position(pos);
-          boolean changed = e.kind() == StoreErrorKind.PRECONDITION_FAILED || e.kind() == StoreErrorKind.NOT_FOUND;
+        reader = h.reader;
+      }
+      int pos = dst.position();
+      try {
+        int got = reader.read(offset, dst);
+        if (got > 0 && !h.readSomething) {
+          h.readSomething = true;
+        }
+        learnMetadata(h, ns, reader);
+        return got;
+      } catch (StoreException e) {
+        dst.position(pos);
+        boolean changed = e.kind() == StoreErrorKind.PRECONDITION_FAILED || e.kind() == StoreErrorKind.NOT_FOUND;
+        synchronized (h) {
           if (!changed || h.readSomething || attempt > 0) {
             if (changed) {
               throw new FsException(Errno.EIO, h.path() + " changed in OSS while open: " + e.code(), e);
             }
             throw Errors.toIo(e, h.path());
+          }
+          if (h.reader != reader && h.reader != null) {
+            continue; // a concurrent read already moved the handle to the new version: read that
           }
           h.closeReader();
           if (e.kind() == StoreErrorKind.PRECONDITION_FAILED) {
@@ -119,7 +181,7 @@ final class Readers {
     }
     Node fresh = ns.learned(h.path(), old.objectKey(), r.object());
     h.file.refresh(fresh);
-    h.reader = new ReadAhead(store, pool, prefetchExecutor, fresh.objectKey(), fresh.attr().size(), fresh.attr().etag(),
+    h.reader = new ReadAhead(store, pool, share, prefetchExecutor, fresh.objectKey(), fresh.attr().size(), fresh.attr().etag(),
         window, backward);
     h.readSomething |= r.bytesRead() > 0;
     return r.bytesRead();

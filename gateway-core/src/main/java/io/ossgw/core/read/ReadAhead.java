@@ -4,14 +4,14 @@ import io.ossgw.core.memory.BufferPool;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RangeRead;
+import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
 import java.nio.ByteBuffer;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Sequential read-ahead of one open file into pooled off-heap chunks (ossfs {@code direct_read}, reference/
@@ -19,12 +19,17 @@ import java.util.concurrent.Executor;
  * doubles (1, 2, 4 ... up to {@code maxWindow}), a read elsewhere resets it to 0 and is served by a ranged GET of just
  * the bytes asked for, as are reads until two in a row are sequential again (a read from offset 0 starts at once);
  * chunks further than {@code backwardChunks} behind the cursor or beyond the window are freed.
- * Buffers come from the global {@link BufferPool}; when the budget is spent, reads go straight to ranged GETs.
+ * Buffers come from the global {@link BufferPool}; the files streaming at once split its budget through a
+ * {@link ReadAheadShare} (each window shrinks as more files stream); when the budget is spent anyway, reads go straight
+ * to ranged GETs. A read whose chunk is already fetched copies it without any hand-off; one whose chunk is in flight
+ * waits once for that GET. No allocation per read once the window is up: chunks are copied with absolute bulk puts.
  *
  * <p>The first GET pins the object's ETag and every later GET sends {@code If-Match}, so one open never mixes bytes of
  * two versions of an object: a change shows up as {@link StoreException} PRECONDITION_FAILED.
  *
- * <p>Not thread-safe on its own: the owner serialises calls (one instance per open handle).
+ * <p>Thread-safe: one instance per open handle, read by several FUSE or NFS threads at once. The window bookkeeping
+ * is under the instance's lock; the wait for a chunk's GET and the copy out of it are not, so concurrent reads of one
+ * file copy in parallel instead of queueing behind the one that waits (chunks are pinned while copied from).
  */
 public final class ReadAhead implements AutoCloseable {
   private final ObjectStore store;
@@ -41,13 +46,17 @@ public final class ReadAhead implements AutoCloseable {
   private final long chunkSize;
   private final int maxWindow;
   private final int backwardChunks;
+  private final ReadAheadShare share;
   private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
+  /** Every chunk from the read cursor's to this one is held (or being fetched): schedule() starts after it. */
+  private long scheduledThrough = -1;
   private volatile String etag;
   private volatile ObjectInfo seen;
   private long nextExpected;
   private int streak;
   private int window;
   private long prefetchedChunks;
+  private boolean closed;
 
   /**
    * @param key the object
@@ -58,6 +67,16 @@ public final class ReadAhead implements AutoCloseable {
    */
   public ReadAhead(ObjectStore store, BufferPool pool, Executor executor, String key, long size, String etag,
       int maxWindow, int backwardChunks) {
+    this(store, pool, new ReadAheadShare(pool), executor, key, size, etag, maxWindow, backwardChunks);
+  }
+
+  /**
+   * As {@link #ReadAhead(ObjectStore, BufferPool, Executor, String, long, String, int, int)}, the window bounded by
+   * {@code share} (one per pool: the readers of all open files).
+   */
+  public ReadAhead(ObjectStore store, BufferPool pool, ReadAheadShare share, Executor executor, String key, long size,
+      String etag, int maxWindow, int backwardChunks) {
+    this.share = share;
     this.store = store;
     this.pool = pool;
     this.executor = executor;
@@ -70,17 +89,17 @@ public final class ReadAhead implements AutoCloseable {
   }
 
   /** The current read-ahead window in chunks (0 after a random read). */
-  public int window() {
+  public synchronized int window() {
     return window;
   }
 
   /** Chunks fetched ahead so far (for tests and metrics). */
-  public long prefetchedChunks() {
+  public synchronized long prefetchedChunks() {
     return prefetchedChunks;
   }
 
   /** Chunks held now. */
-  public int heldChunks() {
+  public synchronized int heldChunks() {
     return chunks.size();
   }
 
@@ -95,58 +114,146 @@ public final class ReadAhead implements AutoCloseable {
       return 0;
     }
     int len = (int) Math.min(dst.remaining(), size - offset);
-    // Close to where the last read ended counts as sequential: the kernel's parallel read-ahead requests (128 KiB each)
-    // arrive slightly out of order. One such read after a random one may be chance (random reads in a small file land
-    // near each other often), so read-ahead starts with the second in a row, or at once for a read from the start.
-    boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, Math.max(SEQUENTIAL_SLACK, 4L * len));
-    streak = sequential ? streak + 1 : 0;
-    boolean stream = maxWindow > 0 && (streak >= 2 || (sequential && offset == 0));
-    window = !stream ? 0 : window == 0 ? 1 : Math.min(window * 2, maxWindow);
-    nextExpected = sequential ? Math.max(nextExpected, offset + len) : offset + len;
     long first = offset / chunkSize;
     long last = (offset + len - 1) / chunkSize;
-    if (window == 0) {
-      evict(first, first - 1);
-      return direct(offset, dst, len);
+    // the chunks this read copies from, pinned so eviction by a concurrent read cannot recycle their buffers; a read
+    // spans at most two chunks unless it is larger than one (then an array: rare, FUSE and NFS ask <= 1 MiB)
+    Chunk c0 = null;
+    Chunk c1 = null;
+    Chunk[] more = null;
+    synchronized (this) {
+      if (!advance(offset, len) || closed) {
+        if (!closed) {
+          evict(first, first - 1);
+        }
+        c0 = null;
+      } else {
+        // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read; the
+        // ones behind go first, so their buffers serve the new chunks
+        evict(first, last + maxWindow);
+        schedule(first, last + window);
+        c0 = pinned(first);
+        if (last > first) {
+          c1 = pinned(first + 1);
+        }
+        if (last > first + 1) {
+          more = new Chunk[(int) (last - first + 1)];
+          more[0] = c0;
+          more[1] = c1;
+          for (long idx = first + 2; idx <= last; idx++) {
+            more[(int) (idx - first)] = pinned(idx);
+          }
+        }
+      }
     }
-    schedule(first, last + window);
-    evict(first, last + window);
-    int done = 0;
-    for (long idx = first; idx <= last; idx++) {
-      long cStart = idx * chunkSize;
-      long from = Math.max(offset, cStart);
-      long to = Math.min(offset + len, cStart + chunkSize);
-      int n = (int) (to - from);
-      Chunk c = chunks.get(idx);
-      if (c == null) {
-        int limit = dst.limit();
-        dst.limit(dst.position() + n);
-        int got = direct(from, dst, n);
-        dst.limit(limit);
+    if (c0 == null && c1 == null && more == null) {
+      return direct(offset, dst, len); // no read-ahead, or its chunk could not be had: just the bytes asked for
+    }
+    try {
+      int done = 0;
+      for (long idx = first; idx <= last; idx++) {
+        long cStart = idx * chunkSize;
+        long from = Math.max(offset, cStart);
+        int n = (int) (Math.min(offset + len, cStart + chunkSize) - from);
+        Chunk c = more != null ? more[(int) (idx - first)] : idx == first ? c0 : c1;
+        int got = c == null ? -1 : copy(c, from - cStart, dst, n);
+        if (got < 0) {
+          got = directPiece(from, dst, n); // not held, or its GET failed (maybe long ago): this read asks OSS itself
+        }
         done += got;
         if (got < n) {
           break;
         }
-      } else {
-        try {
-          c.await();
-        } catch (RuntimeException e) {
-          chunks.remove(idx); // a later read tries again
-          c.free();
-          throw e;
-        }
-        ByteBuffer src = c.buf.duplicate();
-        int at = (int) (from - cStart);
-        int avail = Math.max(0, Math.min(n, c.length - at));
-        src.limit(at + avail).position(at);
-        dst.put(src);
-        done += avail;
-        if (avail < n) {
-          break;
+      }
+      return done;
+    } finally {
+      unpin(c0);
+      unpin(c1);
+      if (more != null) {
+        for (int i = 2; i < more.length; i++) {
+          unpin(more[i]);
         }
       }
     }
-    return done;
+  }
+
+  /**
+   * Moves the sequential-read state on by a read of {@code len} bytes at {@code offset}; true when it streams.
+   * Close to where the last read ended counts as sequential: the kernel's parallel read-ahead requests arrive slightly
+   * out of order. One such read after a random one may be chance (random reads in a small file land near each other
+   * often), so read-ahead starts with the second in a row, or at once for a read from the start.
+   */
+  private boolean advance(long offset, int len) {
+    boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, Math.max(SEQUENTIAL_SLACK, 4L * len));
+    streak = sequential ? streak + 1 : 0;
+    boolean stream = maxWindow > 0 && (streak >= 2 || (sequential && offset == 0));
+    int was = window;
+    window = !stream || closed ? 0 : window == 0 ? 1 : Math.min(window * 2, share.windowCap(maxWindow, backwardChunks));
+    if ((was == 0) != (window == 0)) {
+      if (window > 0) {
+        share.join();
+      } else {
+        share.leave();
+      }
+    }
+    nextExpected = sequential ? Math.max(nextExpected, offset + len) : offset + len;
+    return window > 0;
+  }
+
+  /** The chunk {@code idx}, pinned, or null when it is not held. Under the lock. */
+  private Chunk pinned(long idx) {
+    Chunk c = chunks.get(idx);
+    if (c != null) {
+      c.hold();
+    }
+    return c;
+  }
+
+  private static void unpin(Chunk c) {
+    if (c != null) {
+      c.unhold();
+    }
+  }
+
+  /** Reads {@code n} bytes at {@code from} into dst with a ranged GET of its own (outside the lock). */
+  private int directPiece(long from, ByteBuffer dst, int n) {
+    int limit = dst.limit();
+    dst.limit(dst.position() + n);
+    try {
+      return direct(from, dst, n);
+    } finally {
+      dst.limit(limit);
+    }
+  }
+
+  /**
+   * Copies up to {@code n} bytes at {@code at} in chunk {@code c} to dst, waiting once if its GET is in flight; -1 when
+   * that GET failed for another reason than a changed or deleted object (the chunk is dropped, and the caller reads the
+   * piece with a GET of its own: a failure that is over by now is not reported, one that is not is reported by it).
+   */
+  private int copy(Chunk c, long at, ByteBuffer dst, int n) {
+    try {
+      c.await();
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        if (chunks.get(c.index) == c) {
+          chunks.remove(c.index); // a later read tries again
+          scheduledThrough = Math.min(scheduledThrough, c.index - 1);
+          c.free();
+        }
+      }
+      if (e instanceof StoreException se && se.kind() != StoreErrorKind.PRECONDITION_FAILED
+          && se.kind() != StoreErrorKind.NOT_FOUND) {
+        return -1;
+      }
+      throw e; // the object changed or is gone: a GET of our own would only say so again
+    }
+    int avail = (int) Math.max(0, Math.min(n, c.length - at));
+    // absolute bulk put: no duplicate() per read, and the chunk's buffer state is never touched
+    int p = dst.position();
+    dst.put(p, c.buf, (int) at, avail);
+    dst.position(p + avail);
+    return avail;
   }
 
   private int direct(long offset, ByteBuffer dst, int len) {
@@ -181,44 +288,62 @@ public final class ReadAhead implements AutoCloseable {
   /** Starts GETs for chunks [from, to] that are not held yet, while buffers are available. */
   private void schedule(long from, long to) {
     long lastChunk = (size - 1) / chunkSize;
-    for (long idx = from; idx <= Math.min(to, lastChunk); idx++) {
+    for (long idx = Math.max(from, scheduledThrough + 1); idx <= Math.min(to, lastChunk); idx++) {
       if (chunks.containsKey(idx)) {
+        scheduledThrough = idx;
         continue;
       }
       ByteBuffer buf = pool.tryAcquire();
       if (buf == null) {
         return; // budget spent: the rest is read directly
       }
+      scheduledThrough = idx;
       Chunk c = new Chunk(idx, buf);
       chunks.put(idx, c);
       prefetchedChunks++;
       long start = idx * chunkSize;
       int length = (int) Math.min(chunkSize, size - start);
-      c.future = CompletableFuture.runAsync(() -> c.fill(start, length), executor);
+      try {
+        c.future = CompletableFuture.runAsync(() -> c.fill(start, length), executor);
+      } catch (RejectedExecutionException e) {
+        chunks.remove(idx); // the engine is closing: this read goes direct
+        scheduledThrough = idx - 1;
+        pool.release(buf);
+        return;
+      }
     }
   }
 
   /** Frees chunks outside [cursor - backwardChunks, windowEnd]. */
   private void evict(long cursor, long windowEnd) {
-    for (Iterator<Map.Entry<Long, Chunk>> it = chunks.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<Long, Chunk> e = it.next();
-      long idx = e.getKey();
-      if (idx < cursor - backwardChunks || idx > windowEnd) {
-        it.remove();
-        e.getValue().free();
-      }
+    // from both ends of the sorted map: the held chunks are a run around the cursor, so this touches only what goes
+    while (!chunks.isEmpty() && chunks.firstKey() < cursor - backwardChunks) {
+      chunks.remove(chunks.firstKey()).free();
     }
+    while (!chunks.isEmpty() && chunks.lastKey() > windowEnd) {
+      chunks.remove(chunks.lastKey()).free();
+    }
+    scheduledThrough = Math.min(scheduledThrough, windowEnd);
   }
 
   /** Frees every chunk; an in-flight GET returns its buffer when it ends. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
+    if (window > 0) {
+      window = 0;
+      share.leave();
+    }
     for (Chunk c : chunks.values()) {
       c.free();
     }
     chunks.clear();
   }
 
+  /**
+   * One chunk's buffer and GET. Its buffer goes back to the pool once it is freed (evicted or closed), its GET has ended
+   * and no read is copying from it (pins), whichever comes last.
+   */
   private final class Chunk {
     final long index;
     final ByteBuffer buf;
@@ -226,6 +351,8 @@ public final class ReadAhead implements AutoCloseable {
     volatile CompletableFuture<Void> future;
     private boolean freed;
     private boolean filling = true;
+    private boolean released;
+    private int pins;
 
     Chunk(long index, ByteBuffer buf) {
       this.index = index;
@@ -248,9 +375,7 @@ public final class ReadAhead implements AutoCloseable {
       } finally {
         synchronized (this) {
           filling = false;
-          if (freed) {
-            pool.release(buf);
-          }
+          releaseIfUnused();
         }
       }
     }
@@ -266,12 +391,23 @@ public final class ReadAhead implements AutoCloseable {
       }
     }
 
+    synchronized void hold() {
+      pins++;
+    }
+
+    synchronized void unhold() {
+      pins--;
+      releaseIfUnused();
+    }
+
     synchronized void free() {
-      if (freed) {
-        return;
-      }
       freed = true;
-      if (!filling) {
+      releaseIfUnused();
+    }
+
+    private void releaseIfUnused() {
+      if (freed && !filling && pins == 0 && !released) {
+        released = true;
         pool.release(buf);
       }
     }
