@@ -408,10 +408,6 @@ final class OpenFile {
   }
 
   /**
-   * True when the only change is bytes added at the end of an Appendable object: AppendObject at its length sends just
-   * those (it cannot change metadata, so a chmod or truncate while open takes the whole-upload path).
-   */
-  /**
    * After a failed upload a file staged in memory moves to the spool: its retry (the next flush, or the RELEASE after a
    * failed close) may take long against a failing OSS, and should neither hold pool buffers meanwhile nor be missed by
    * {@code ossgw umount}'s count of files still to upload.
@@ -422,6 +418,10 @@ final class OpenFile {
     }
   }
 
+  /**
+   * True when the only change is bytes added at the end of an Appendable object: AppendObject at its length sends just
+   * those (it cannot change metadata, so a chmod or truncate while open takes the whole-upload path).
+   */
   private boolean appendsOnly() {
     return "Appendable".equalsIgnoreCase(node.objectType()) && !pendingCreate && !staged.metaDirty()
         && !staged.dirty().isEmpty() && staged.dirty().first() >= staged.baseSize();
