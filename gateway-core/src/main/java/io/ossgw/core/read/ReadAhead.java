@@ -47,6 +47,9 @@ public final class ReadAhead implements AutoCloseable {
   private final int maxWindow;
   private final int backwardChunks;
   private final ReadAheadShare share;
+  private static final int DIRECT = 0;
+  private static final int STREAM = 1;
+  private static final int OUT_OF_ORDER = 2;
   private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
   /** Every chunk from the read cursor's to this one is held (or being fetched): schedule() starts after it. */
   private long scheduledThrough = -1;
@@ -122,16 +125,19 @@ public final class ReadAhead implements AutoCloseable {
     Chunk c1 = null;
     Chunk[] more = null;
     synchronized (this) {
-      if (!advance(offset, len) || closed) {
+      int how = advance(offset, len);
+      if (how == DIRECT || closed) {
         if (!closed) {
           evict(first, first - 1);
         }
         c0 = null;
       } else {
-        // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read; the
-        // ones behind go first, so their buffers serve the new chunks
-        evict(first, last + maxWindow);
-        schedule(first, last + window);
+        if (how == STREAM) {
+          // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read; the
+          // ones behind go first, so their buffers serve the new chunks
+          evict(first, last + maxWindow);
+          schedule(first, last + window);
+        }
         c0 = pinned(first);
         if (last > first) {
           c1 = pinned(first + 1);
@@ -178,13 +184,22 @@ public final class ReadAhead implements AutoCloseable {
   }
 
   /**
-   * Moves the sequential-read state on by a read of {@code len} bytes at {@code offset}; true when it streams.
+   * Moves the sequential-read state on by a read of {@code len} bytes at {@code offset}: {@link #STREAM} (read from
+   * the window, moved on), {@link #OUT_OF_ORDER} (read from the chunks held, nothing moved) or {@link #DIRECT}.
    * Close to where the last read ended counts as sequential: the kernel's parallel read-ahead requests arrive slightly
    * out of order. One such read after a random one may be chance (random reads in a small file land near each other
    * often), so read-ahead starts with the second in a row, or at once for a read from the start.
    */
-  private boolean advance(long offset, int len) {
+  private int advance(long offset, int len) {
     boolean sequential = Math.abs(offset - nextExpected) <= Math.min(chunkSize, Math.max(SEQUENTIAL_SLACK, 4L * len));
+    if (!sequential && window > 0 && !closed && chunks.containsKey(offset / chunkSize)
+        && chunks.containsKey((offset + len - 1) / chunkSize)) {
+      // out of order, but inside what the stream holds (the kernel's parallel READs on several threads arrive early or
+      // late by more than the slack now and then): served from memory, the stream goes on. Resetting here freed the
+      // whole window and fetched it again a moment later. Nor does it move the window: an early read would free the
+      // chunks the reads in between still need.
+      return OUT_OF_ORDER;
+    }
     streak = sequential ? streak + 1 : 0;
     boolean stream = maxWindow > 0 && (streak >= 2 || (sequential && offset == 0));
     int was = window;
@@ -197,7 +212,7 @@ public final class ReadAhead implements AutoCloseable {
       }
     }
     nextExpected = sequential ? Math.max(nextExpected, offset + len) : offset + len;
-    return window > 0;
+    return window > 0 ? STREAM : DIRECT;
   }
 
   /** The chunk {@code idx}, pinned, or null when it is not held. Under the lock. */

@@ -151,6 +151,30 @@ class ReadPathTest {
   }
 
   @Test
+  void aReadOutOfOrderInsideTheHeldChunksKeepsTheStream() {
+    BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
+    try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 8, 1)) {
+      long off = 0;
+      for (; off < 4L * CHUNK; off += 64 * 1024) {
+        assertThat(read(ra, off, 64 * 1024)).isEqualTo(expected(off, 64 * 1024));
+      }
+      int window = ra.window();
+      assertThat(window).isEqualTo(8);
+      long ahead = off + 3L * CHUNK + 5; // early by three chunks: more than the slack, inside the window
+      assertThat(read(ra, ahead, 64 * 1024)).isEqualTo(expected(ahead, 64 * 1024));
+      long behind = off - CHUNK - 7; // late: in the chunk kept behind the cursor
+      assertThat(read(ra, behind, 4096)).isEqualTo(expected(behind, 4096));
+      assertThat(ra.window()).as("the stream goes on").isEqualTo(window);
+      for (; off < data.length; off += 64 * 1024) {
+        assertThat(read(ra, off, 64 * 1024)).isEqualTo(expected(off, 64 * 1024));
+      }
+    }
+    int tail = data.length % CHUNK;
+    assertThat(gets).as("each chunk fetched once, nothing read twice or directly").allMatch(n -> n == CHUNK || n == tail)
+        .hasSize(data.length / CHUNK + 1);
+  }
+
+  @Test
   void oddSizedReadsAcrossChunkBoundariesWithRandomReadsInBetween() {
     BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
     Random r = new Random(13);
