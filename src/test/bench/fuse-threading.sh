@@ -2,8 +2,8 @@
 # jnr-fuse single-threaded (-s) vs the multithreaded loop on real workloads through ./ossgw mount against the emulator
 # (issue 2: choose the default by numbers). Root; run on a quiet machine: src/test/bench/fuse-threading.sh
 # Prints one Markdown row per mode and workload. Knobs: SEQ_MB=512 SMALL=2000 LS=1000,
-# MODES="mt s jfuse-mt jfuse-s" (jfuse-*: the jfuse/libfuse3 binding via -Dio.ossgw.fuse.binding=jfuse, with 1 MiB
-# max_read/max_write, which libfuse3 negotiates and libfuse2 cannot; needs Debian libfuse3-3; mt/s name jnr
+# MODES="mt s jfuse-mt jfuse-s" (jfuse-*: the jfuse/libfuse3 binding via -Dio.ossgw.fuse.binding=jfuse, with its
+# default 1 MiB max_read and 256 KiB max_write, which libfuse2 cannot negotiate; needs Debian libfuse3-3; mt/s name jnr
 # explicitly, jfuse being the default). After each mode's row a second row gives the gateway's CPU seconds per step.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
@@ -43,7 +43,7 @@ for mode in $MODES; do
   mp="$W/mnt-$mode"; mkdir -p "$mp"
   flag=(); [[ $mode == s || $mode == *-s ]] && flag=(-s)
   jopts="-Dio.ossgw.fuse.binding=jnr"; extra="" # jfuse is the default binding since issue 14: name jnr explicitly
-  [[ $mode == jfuse-* ]] && jopts="-Dio.ossgw.fuse.binding=jfuse" && extra=",max_read=1048576,max_write=1048576"
+  [[ $mode == jfuse-* ]] && jopts="-Dio.ossgw.fuse.binding=jfuse" # its defaults: max_read 1 MiB, max_write 256 KiB
   OSSGW_JAVA_OPTS="${OSSGW_JAVA_OPTS:-} $jopts" ./ossgw mount fthreads "$mp" "${flag[@]}" \
     -o "url=http://127.0.0.1:$PORT,passwd_file=$W/passwd,state_dir=$W/state-$mode$extra"
   echo "$mode: $(grep " $mp " /proc/self/mountinfo | awk '{print $NF}')" >&2 # max_read tells libfuse2 from 3

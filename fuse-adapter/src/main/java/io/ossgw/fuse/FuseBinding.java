@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The seam between the binding-neutral adapter and one native FUSE binding (today jnr-fuse over libfuse2; a jfuse
- * binding over libfuse3 can be added and measured behind the same interface). A binding converts native requests into
- * calls on a {@link FuseFilesystem} and copies results back; it owns no gateway logic.
+ * The seam between the binding-neutral adapter and one native FUSE binding: jfuse over libfuse 3 (the default) or
+ * jnr-fuse over libfuse 2, chosen by {@link FuseBindings}. A binding converts native requests into calls on a {@link
+ * FuseFilesystem} and copies results back; it owns no gateway logic.
  */
 public interface FuseBinding {
   /** A short name for logs and measurements, e.g. {@code "jnr-fuse 0.5.8 (libfuse2)"}. */

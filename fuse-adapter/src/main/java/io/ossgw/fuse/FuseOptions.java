@@ -22,9 +22,10 @@ import java.util.Objects;
  *   <li>{@code defaultPermissions = true}: the kernel checks mode bits against the caller, so the adapter does not.
  *   <li>{@code singleThreaded = false}: with a network backend one slow request must not block all others; see
  *       {@code docs/fuse-threading.md} for what the multithreaded jnr-fuse loop costs.
- *   <li>{@code maxRead = maxWrite = 1 MiB}: libfuse 3 (jfuse) negotiates 1 MiB READ/WRITE requests, 8x fewer
- *       upcalls per byte than 128 KiB; the jnr-fuse binding caps both at libfuse 2.9's 131072 ({@code big_writes} is
- *       always on there, because without it libfuse2 sends 4 KiB writes, 5-15x slower).
+ *   <li>{@code maxRead = 1 MiB}, {@code maxWrite = 256 KiB} ({@link #DEFAULT_MAX_WRITE} says why not 1 MiB): libfuse
+ *       3 (jfuse) negotiates them, 8x and 2x fewer upcalls per byte than 128 KiB; the jnr-fuse binding caps both at
+ *       libfuse 2.9's 131072 ({@code big_writes} is always on there, because without it libfuse2 sends 4 KiB writes,
+ *       5-15x slower).
  *   <li>{@code maxReadahead = 1 MiB}; {@code kernelCache}, {@code autoCache}, {@code directIo} off (page cache per
  *       open, mmap works); {@code useIno = true} (the engine's stable inode numbers show in {@code ls -i}).
  *   <li>{@code hardRemove = false}: libfuse keeps an unlinked open file under a {@code .fuse_hidden} name so that
@@ -88,6 +89,16 @@ public record FuseOptions(
 
   /** Largest request size libfuse 2.9 negotiates, in bytes. */
   public static final int LIBFUSE2_MAX_REQUEST = 131072;
+
+  /**
+   * Default largest WRITE request, in bytes: 256 KiB. A WRITE's bytes are copied twice in a row, by the kernel into
+   * libfuse's request buffer and by pwrite(2) from it into the spool file's page cache; at 1 MiB the buffer has left
+   * the CPU cache before the second copy (perf: {@code copy_folio_from_iter_atomic} 30 % of the writing gateway's
+   * samples against 5 % at 128 KiB), and a GiB written cost 2.7-3.6 CPU-s against 1.9-2.2 with 256 KiB
+   * (docs/benchmarks.md "libfuse 3 by default (issue 14)"). Reads keep 1 MiB: their bytes go from the read-ahead
+   * buffer into the reply in one copy.
+   */
+  public static final int DEFAULT_MAX_WRITE = 256 << 10;
 
   /** Largest request size any binding supports (libfuse3 with 256 pages), in bytes. */
   public static final int MAX_REQUEST = 1 << 20;
@@ -180,7 +191,7 @@ public record FuseOptions(
     private boolean defaultPermissions = true;
     private boolean singleThreaded;
     private int maxRead = MAX_REQUEST;
-    private int maxWrite = MAX_REQUEST;
+    private int maxWrite = DEFAULT_MAX_WRITE;
     private int maxReadahead = 1 << 20;
     private boolean kernelCache;
     private boolean autoCache;

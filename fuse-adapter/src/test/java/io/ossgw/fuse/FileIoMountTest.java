@@ -66,8 +66,8 @@ class FileIoMountTest extends MountedTestBase {
     assertThat(m.stats().bytesWritten() - bytesBefore).isEqualTo(data.length);
     // big_writes in effect: 20 MiB took far fewer than 5,120 4-KiB writes
     assertThat(writes).isLessThan(2000);
-    // the default 1 MiB on libfuse 3, libfuse 2.9's cap of 128 KiB on jnr-fuse
-    assertThat(m.stats().connection().maxWrite()).isEqualTo(m.binding().contains("libfuse3") ? 1 << 20 : 131072);
+    // the default 256 KiB on libfuse 3, libfuse 2.9's cap of 128 KiB on jnr-fuse
+    assertThat(m.stats().connection().maxWrite()).isEqualTo(m.binding().contains("libfuse3") ? 256 << 10 : 131072);
   }
 
   @Test

@@ -19,7 +19,7 @@ class FuseOptionsTest {
     assertThat(o.singleThreaded()).isFalse();
     assertThat(o.bigWrites()).isTrue();
     assertThat(o.maxRead()).isEqualTo(1 << 20);
-    assertThat(o.maxWrite()).isEqualTo(1 << 20);
+    assertThat(o.maxWrite()).isEqualTo(256 << 10);
     assertThat(o.maxReadahead()).isEqualTo(1 << 20);
     assertThat(o.useIno()).isTrue();
     assertThat(o.hardRemove()).isFalse(); // libfuse's hidden names keep fstat after unlink working

@@ -35,7 +35,7 @@ class KernelCacheTest {
       sh(ls).ok();
       long g2 = m.stats().count(FuseOp.GETATTR);
       assertThat(vfs.calls("readdir")).isEqualTo(2); // one VFS listing per opendir, not per READDIR request
-      return new long[] {g1 - g0, g2 - g1};
+      return new long[] {g1 - g0, g2 - g1, m.binding().contains("libfuse3") ? 1 : 0};
     } finally {
       TestMounts.cleanup(m, mp);
     }
@@ -44,7 +44,12 @@ class KernelCacheTest {
   @Test
   void warmLsWithTimeoutsMakesAboutOneGetattr() throws Exception {
     long[] n = lsTwice(FuseOptions.builder().entryTimeout(60).attrTimeout(60).build());
-    assertThat(n[0]).as("cold ls -l looks every file up").isGreaterThanOrEqualTo(FILES);
+    if (n[2] == 1) {
+      // jfuse: READDIRPLUS entries carry node ids and attributes, so even the cold ls -l looks nothing up
+      assertThat(n[0]).as("cold ls -l on libfuse 3").isLessThanOrEqualTo(5);
+    } else {
+      assertThat(n[0]).as("cold ls -l looks every file up").isGreaterThanOrEqualTo(FILES);
+    }
     assertThat(n[1]).as("warm ls -l").isLessThanOrEqualTo(5);
   }
 

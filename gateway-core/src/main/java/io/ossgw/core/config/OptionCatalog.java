@@ -97,8 +97,8 @@ public final class OptionCatalog {
     fuseValue("entry_timeout", "60", "seconds", "how long the kernel caches name lookups");
     fuseValue("negative_timeout", "5", "seconds", "how long the kernel caches 'no such file'");
     fuseValue("ac_attr_timeout", null, "seconds", "auto_cache attribute timeout");
-    fuseValue("max_read", "131072", "bytes", "largest read request (libfuse2 caps at 128 KiB)");
-    fuseValue("max_write", "131072", "bytes", "largest write request (libfuse2 caps at 128 KiB)");
+    fuseValue("max_read", "1048576", "bytes", "largest read request (libfuse2, the jnr-fuse fallback, caps at 128 KiB)");
+    fuseValue("max_write", "262144", "bytes", "largest write request (libfuse2, the jnr-fuse fallback, caps at 128 KiB)");
     fuseValue("max_readahead", "1048576", "bytes", "kernel read-ahead");
     fuseValue("fsname", "oss:BUCKET", "name", "filesystem name in mount tables");
     fuseValue("subtype", "ossgw", "name", "filesystem subtype");
