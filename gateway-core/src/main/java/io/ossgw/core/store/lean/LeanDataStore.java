@@ -307,11 +307,11 @@ public final class LeanDataStore extends ForwardingObjectStore {
       return null;
     }
     int month = MONTHS.indexOf(s.substring(8, 11));
-    int day = num(s, 5, 2);
-    int year = num(s, 12, 4);
-    int hour = num(s, 17, 2);
-    int minute = num(s, 20, 2);
-    int second = num(s, 23, 2);
+    int day = ListResultParser.digits(s, 5, 2);
+    int year = ListResultParser.digits(s, 12, 4);
+    int hour = ListResultParser.digits(s, 17, 2);
+    int minute = ListResultParser.digits(s, 20, 2);
+    int second = ListResultParser.digits(s, 23, 2);
     if (month < 0 || month % 3 != 0 || day < 1 || year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59
         || second < 0 || second > 59) {
       return null;
@@ -322,18 +322,6 @@ public final class LeanDataStore extends ForwardingObjectStore {
     } catch (java.time.DateTimeException e) {
       return null;
     }
-  }
-
-  private static int num(String s, int at, int count) {
-    int v = 0;
-    for (int i = at; i < at + count; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      v = v * 10 + (c - '0');
-    }
-    return v;
   }
 
   private static long parseTotal(String contentRange) {

@@ -353,7 +353,8 @@ final class ListResultParser {
     return Instant.parse(s);
   }
 
-  private static int digits(String s, int at, int count) {
+  /** The decimal number in {@code s[at, at + count)}, or -1 if any of those characters is not a digit. */
+  static int digits(String s, int at, int count) {
     int v = 0;
     for (int i = at; i < at + count; i++) {
       char c = s.charAt(i);
