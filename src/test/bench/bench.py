@@ -53,6 +53,10 @@ class Bench:
         self.steps = e("STEPS", "seq,small,ls,touch,dr,sysbench,nfs,smb").split(",")
         self.profile = e("PROFILE", "1") == "1"
         self.gw_java_opts = e("GW_JAVA_OPTS", "").split()
+        # the JIT mode users run: ./ossgw and the image's entrypoint start the gateway with C1 only unless the user's
+        # options name a tiered mode (docs/benchmarks.md "Start-up and JIT"); runs before 2026-11-26 used C1 + C2
+        if not any("Tiered" in o for o in self.gw_java_opts):
+            self.gw_java_opts.append("-XX:TieredStopAtLevel=1")
         self.gw_options = options(e("GW_OPTIONS", ""))
         self.dr_options = options(e("DR_OPTIONS", "direct_read"))
         knobs = ("SEQ_SIZE", "SMALL_COUNT", "SMALL_SIZE", "SMALL_THREADS", "LS_COUNTS", "LS_FILE_SIZE", "DR_FILES",
