@@ -21,12 +21,7 @@ import org.junit.jupiter.api.Test;
 class JfuseMountTest {
   @Test
   void negotiatesOneMebibyteRequestsAndFillsTheStatFieldsJfuseLacks() throws Exception {
-    JfuseBinding binding = new JfuseBinding();
-    try {
-      binding.load();
-    } catch (MountException e) {
-      assumeTrue(false, "libfuse3 is not installed (apt-get install libfuse3-3): " + e.getMessage());
-    }
+    JfuseBinding binding = loadedOrSkip();
     InMemoryVfs vfs = new InMemoryVfs();
     Path mp = TestMounts.newMountpoint("jfuse");
     FuseOptions options = FuseOptions.builder().fsname("oss:jfuse")
@@ -67,12 +62,7 @@ class JfuseMountTest {
    */
   @Test
   void coldLongListingNeedsNoGetattrPerEntry() throws Exception {
-    JfuseBinding binding = new JfuseBinding();
-    try {
-      binding.load();
-    } catch (MountException e) {
-      assumeTrue(false, "libfuse3 is not installed (apt-get install libfuse3-3): " + e.getMessage());
-    }
+    JfuseBinding binding = loadedOrSkip();
     InMemoryVfs vfs = new InMemoryVfs();
     vfs.mkdir("/d", 0755, io.ossgw.core.vfs.Caller.ROOT);
     for (int i = 0; i < 600; i++) {
@@ -93,5 +83,16 @@ class JfuseMountTest {
       TestMounts.cleanup(m, mp);
     }
     assertThat(TestMounts.isMountPoint(mp)).isFalse();
+  }
+
+  /** The jfuse binding with libfuse3 loaded; the test is skipped, saying why, where libfuse3 is not installed. */
+  private static JfuseBinding loadedOrSkip() {
+    JfuseBinding binding = new JfuseBinding();
+    try {
+      binding.load();
+    } catch (MountException e) {
+      assumeTrue(false, "libfuse3 is not installed (apt-get install libfuse3-3): " + e.getMessage());
+    }
+    return binding;
   }
 }

@@ -86,6 +86,14 @@ class ReadPathTest {
     return Arrays.copyOfRange(data, (int) off, (int) Math.min(data.length, off + len));
   }
 
+  /** Reads {@code [from, to)} in order, {@code piece} bytes at a time, checking each; returns {@code to}. */
+  private static long readsInOrder(ReadAhead ra, long from, long to, int piece) {
+    for (long off = from; off < to; off += piece) {
+      assertThat(read(ra, off, piece)).as("bytes at %d", off).isEqualTo(expected(off, piece));
+    }
+    return to;
+  }
+
   private static byte[] read(ReadAhead ra, long off, int len) {
     ByteBuffer b = ByteBuffer.allocate(len);
     int n = ra.read(off, b);
@@ -132,10 +140,7 @@ class ReadPathTest {
     ReadAheadShare share = new ReadAheadShare(pool);
     try (ReadAhead first = new ReadAhead(store, pool, share, executor, "obj", data.length, null, 32, 1);
         ReadAhead second = new ReadAhead(store, pool, share, executor, "obj", data.length, null, 32, 1)) {
-      long off = 0;
-      for (; off < 6 * 128 * 1024; off += 128 * 1024) {
-        assertThat(read(first, off, 128 * 1024)).isEqualTo(expected(off, 128 * 1024));
-      }
+      long off = readsInOrder(first, 0, 6 * 128 * 1024, 128 * 1024);
       assertThat(first.window()).isEqualTo(16 - 2); // alone: the whole budget less the chunk read and the one behind
       for (long o2 = 0; o2 < data.length; o2 += 128 * 1024, off += 128 * 1024) {
         assertThat(read(second, o2, 128 * 1024)).isEqualTo(expected(o2, 128 * 1024));
@@ -154,10 +159,7 @@ class ReadPathTest {
   void aReadOutOfOrderInsideTheHeldChunksKeepsTheStream() {
     BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
     try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 8, 1)) {
-      long off = 0;
-      for (; off < 4L * CHUNK; off += 64 * 1024) {
-        assertThat(read(ra, off, 64 * 1024)).isEqualTo(expected(off, 64 * 1024));
-      }
+      long off = readsInOrder(ra, 0, 4L * CHUNK, 64 * 1024);
       int window = ra.window();
       assertThat(window).isEqualTo(8);
       long ahead = off + 3L * CHUNK + 5; // early by three chunks: more than the slack, inside the window
@@ -165,9 +167,7 @@ class ReadPathTest {
       long behind = off - CHUNK - 7; // late: in the chunk kept behind the cursor
       assertThat(read(ra, behind, 4096)).isEqualTo(expected(behind, 4096));
       assertThat(ra.window()).as("the stream goes on").isEqualTo(window);
-      for (; off < data.length; off += 64 * 1024) {
-        assertThat(read(ra, off, 64 * 1024)).isEqualTo(expected(off, 64 * 1024));
-      }
+      readsInOrder(ra, off, data.length, 64 * 1024);
     }
     int tail = data.length % CHUNK;
     assertThat(gets).as("each chunk fetched once, nothing read twice or directly").allMatch(n -> n == CHUNK || n == tail)
@@ -230,15 +230,10 @@ class ReadPathTest {
   void aGetFailingMidStreamIsRetriedAndAPersistentFailureSurfacesThenRecovers() {
     BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
     try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 2, 1)) {
-      long off = 0;
-      for (; off < 3L * CHUNK; off += 64 * 1024) {
-        assertThat(read(ra, off, 64 * 1024)).isEqualTo(expected(off, 64 * 1024));
-      }
+      long off = readsInOrder(ra, 0, 3L * CHUNK, 64 * 1024);
       // one 503 on the next GET: the store's retry hides it
       emu.faults().failNext(1, 503, "ServiceUnavailable", Set.of("GetObject"));
-      for (; off < 8L * CHUNK; off += 64 * 1024) {
-        assertThat(read(ra, off, 64 * 1024)).isEqualTo(expected(off, 64 * 1024));
-      }
+      off = readsInOrder(ra, off, 8L * CHUNK, 64 * 1024);
       // every GET denied: the read fails (the engine turns it into EIO), nothing wrong is returned
       emu.faults().failWith(403, "AccessDenied", 1.0, Set.of("GetObject"));
       long stuck = off;
@@ -249,9 +244,7 @@ class ReadPathTest {
       }).isInstanceOf(StoreException.class);
       // once OSS answers again the same reader goes on with the right bytes
       emu.faults().clear();
-      for (off = stuck; off < data.length; off += 64 * 1024) {
-        assertThat(read(ra, off, 64 * 1024)).isEqualTo(expected(off, 64 * 1024));
-      }
+      readsInOrder(ra, stuck, data.length, 64 * 1024);
     }
   }
 }
