@@ -3,8 +3,6 @@ package io.ossgw.nfs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ossgw.core.vfs.Caller;
-import io.ossgw.core.vfs.FileHandle;
-import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.nfs.xdr.*;
@@ -29,6 +27,7 @@ class PermissionChecksTest {
   static Path state;
   static NfsGateway gw;
   static VirtualFileSystem fs;
+  static OwnedTree tree;
   static NfsClient c;
   static nfs_fh3 root;
 
@@ -36,6 +35,7 @@ class PermissionChecksTest {
   static void start() {
     gw = NfsGateway.simple(state);
     fs = gw.engine.fileSystem();
+    tree = new OwnedTree(fs);
     c = new NfsClient(gw.port(), NOBODY, NOBODY);
     root = c.root("/" + NfsGateway.BUCKET);
   }
@@ -44,21 +44,6 @@ class PermissionChecksTest {
   static void stop() {
     c.close();
     gw.close();
-  }
-
-  static Caller user(int uid) {
-    return new Caller(uid, uid, new int[0]);
-  }
-
-  static void dir(String path, int mode, int uid) {
-    fs.mkdir(path, mode, user(uid));
-    fs.setattr(path, SetAttr.mode(mode), null, Caller.ROOT); // the exact mode, past the umask-free create
-  }
-
-  static void file(String path, int mode, int uid) {
-    FileHandle h = fs.create(path, mode, OpenFlags.READ_WRITE, true, user(uid));
-    fs.release(h);
-    fs.setattr(path, SetAttr.mode(mode), null, Caller.ROOT);
   }
 
   static sattr3 owner(Integer uid, Integer gid) {
@@ -72,8 +57,8 @@ class PermissionChecksTest {
   /** chown/07.t: a chown by a non-owner is EPERM even to the ids the file already has (Linux chown_ok). */
   @Test
   void chownByANonOwnerIsRefusedEvenWhenItChangesNothing() {
-    dir("/chown", 0755, NOBODY);
-    file("/chown/f", 0644, NOBODY);
+    tree.dir("/chown", 0755, NOBODY);
+    tree.file("/chown/f", 0644, NOBODY);
     try {
       c.as(OTHER, OTHER);
       assertThat(setattr("chown/f", owner(NOBODY, NOBODY))).isEqualTo(nfsstat3.NFS3ERR_PERM);
@@ -84,7 +69,7 @@ class PermissionChecksTest {
       c.as(NOBODY, NOBODY);
     }
     // the owner may "chown" to itself and keep its group, without being a member of it
-    file("/chown/g", 0644, NOBODY);
+    tree.file("/chown/g", 0644, NOBODY);
     fs.setattr("/chown/g", SetAttr.owner(null, 4242), null, Caller.ROOT);
     assertThat(setattr("chown/g", owner(NOBODY, 4242))).isEqualTo(nfsstat3.NFS3_OK);
     assertThat(setattr("chown/g", owner(OTHER, null))).isEqualTo(nfsstat3.NFS3ERR_PERM);
@@ -97,30 +82,30 @@ class PermissionChecksTest {
    */
   @Test
   void movingADirectoryToAnotherParentNeedsWritePermissionOnIt() {
-    dir("/mv", 0755, NOBODY);
-    dir("/mv/src", 01777, NOBODY); // sticky, the caller's
-    dir("/mv/dst", 0755, NOBODY);
+    tree.dir("/mv", 0755, NOBODY);
+    tree.dir("/mv/src", 01777, NOBODY); // sticky, the caller's
+    tree.dir("/mv/dst", 0755, NOBODY);
     nfs_fh3 src = c.walk(root, "mv/src");
     nfs_fh3 dst = c.walk(root, "mv/dst");
     for (int owner : new int[] {0, OTHER}) {
-      dir("/mv/src/d" + owner, 0755, owner);
+      tree.dir("/mv/src/d" + owner, 0755, owner);
       assertThat(c.rename(src, "d" + owner, dst, "d" + owner).status()).as("owner %d", owner)
           .isEqualTo(nfsstat3.NFS3ERR_ACCES);
       assertThat(c.rename(src, "d" + owner, src, "e" + owner).status()).isEqualTo(nfsstat3.NFS3_OK);
     }
-    file("/mv/src/f", 0644, OTHER); // a file has no ".." to rewrite
+    tree.file("/mv/src/f", 0644, OTHER); // a file has no ".." to rewrite
     assertThat(c.rename(src, "f", dst, "f").status()).isEqualTo(nfsstat3.NFS3_OK);
-    dir("/mv/src/w", 0777, OTHER); // writable: may move
+    tree.dir("/mv/src/w", 0777, OTHER); // writable: may move
     assertThat(c.rename(src, "w", dst, "w").status()).isEqualTo(nfsstat3.NFS3_OK);
   }
 
   /** rename/10.t: replacing an entry of a sticky directory is removing it (Linux may_delete): EPERM, as unlink. */
   @Test
   void theStickyBitGuardsARenamesTargetAndAnswersPerm() {
-    dir("/sticky", 01777, 0);
-    file("/sticky/theirs", 0644, OTHER);
-    file("/sticky/mine", 0644, NOBODY);
-    file("/sticky/other", 0644, OTHER);
+    tree.dir("/sticky", 01777, 0);
+    tree.file("/sticky/theirs", 0644, OTHER);
+    tree.file("/sticky/mine", 0644, NOBODY);
+    tree.file("/sticky/other", 0644, OTHER);
     nfs_fh3 d = c.walk(root, "sticky");
     assertThat(c.rename(d, "mine", d, "theirs").status()).isEqualTo(nfsstat3.NFS3ERR_PERM);
     assertThat(c.remove(d, "theirs").status()).isEqualTo(nfsstat3.NFS3ERR_PERM);
@@ -135,12 +120,12 @@ class PermissionChecksTest {
    */
   @Test
   void accessUsesTheOwnerClassForTheOwner() {
-    dir("/acc", 0755, NOBODY);
-    file("/acc/f", 0477, NOBODY);
+    tree.dir("/acc", 0755, NOBODY);
+    tree.file("/acc/f", 0477, NOBODY);
     nfs_fh3 f = c.walk(root, "acc/f");
     int asked = Nfs3.ACCESS3_READ | Nfs3.ACCESS3_MODIFY | Nfs3.ACCESS3_EXTEND;
     assertThat(c.access(f, asked).access()).isEqualTo(Nfs3.ACCESS3_READ);
-    fs.setattr("/acc/f", SetAttr.mode(0277), null, Caller.ROOT);
+    tree.chmod("/acc/f", 0277);
     assertThat(c.access(f, asked).access()).isEqualTo(Nfs3.ACCESS3_MODIFY | Nfs3.ACCESS3_EXTEND);
   }
 
@@ -150,13 +135,13 @@ class PermissionChecksTest {
    */
   @Test
   void createUncheckedOfAnExistingFileAppliesOnlyTheSize() {
-    dir("/unchecked", 0777, 0);
-    file("/unchecked/f", 0666, OTHER);
+    tree.dir("/unchecked", 0777, 0);
+    tree.file("/unchecked/f", 0666, OTHER);
     sattr3 s = new sattr3(0600, null, null, 0L, Nfs3.DONT_CHANGE, null, Nfs3.DONT_CHANGE, null);
     CREATE3res r = c.create(c.walk(root, "unchecked"), "f", new createhow3(Nfs3.UNCHECKED, s, null));
     assertThat(r.status()).isEqualTo(nfsstat3.NFS3_OK);
     assertThat(fs.getattr("/unchecked/f").mode() & 07777).isEqualTo(0666);
-    file("/unchecked/ro", 0644, OTHER);
+    tree.file("/unchecked/ro", 0644, OTHER);
     r = c.create(c.walk(root, "unchecked"), "ro", new createhow3(Nfs3.UNCHECKED, s, null));
     assertThat(r.status()).isEqualTo(nfsstat3.NFS3ERR_ACCES);
   }
@@ -167,11 +152,11 @@ class PermissionChecksTest {
    */
   @Test
   void locksNeedReadOrWritePermissionOrOwnership() {
-    dir("/locks", 0755, 0);
-    file("/locks/closed", 0600, OTHER);
-    file("/locks/open", 0604, OTHER);
-    file("/locks/writeonly", 0602, OTHER);
-    file("/locks/mine", 0000, NOBODY);
+    tree.dir("/locks", 0755, 0);
+    tree.file("/locks/closed", 0600, OTHER);
+    tree.file("/locks/open", 0604, OTHER);
+    tree.file("/locks/writeonly", 0602, OTHER);
+    tree.file("/locks/mine", 0000, NOBODY);
     NlmTest.Who me = new NlmTest.Who("client", 7);
     nfs_fh3 closed = c.walk(root, "locks/closed");
     assertThat(NlmTest.lock(c, me, closed, false, true, 0, 0, 1)).isEqualTo(NlmTest.NLM4_FAILED);

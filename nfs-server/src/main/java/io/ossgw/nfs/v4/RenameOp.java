@@ -18,12 +18,13 @@ import io.ossgw.nfs.xdr.XdrType;
  * atomic). Handles follow the object, as in v3.
  *
  * <p>Errors, in this order: no saved filehandle NFS4ERR_NOFILEHANDLE; the two directories in different file systems
- * (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; the names' ({@link Component4#check}); both
- * in the pseudo file system NFS4ERR_ROFS; each directory's checks ({@link ChangedDir#of}); no {@code oldname}
- * NFS4ERR_NOENT; a sticky source directory the caller may not rename from NFS4ERR_PERM; a directory moved into
- * itself NFS4ERR_INVAL; an existing target the sticky bit guards from the caller NFS4ERR_PERM, a directory moved to
- * another parent without write permission on it NFS4ERR_ACCESS ({@link Permissions#renameRefusal}); a target that exists and is not compatible (a directory over a non-directory or the reverse)
- * or is a non-empty directory NFS4ERR_EXIST (§18.26.3). The same name in the same directory succeeds doing nothing.
+ * (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; the names' ({@link Component4#check}); both in
+ * the pseudo file system NFS4ERR_ROFS; each directory's checks ({@link ChangedDir#of}); no {@code oldname}
+ * NFS4ERR_NOENT; a sticky source directory the caller may not rename from NFS4ERR_PERM; a directory moved into itself
+ * NFS4ERR_INVAL; an existing target the sticky bit guards from the caller NFS4ERR_PERM, a directory moved to another
+ * parent without write permission on it NFS4ERR_ACCESS ({@link Permissions#renameRefusal}); a target that exists and is
+ * not compatible (a directory over a non-directory or the reverse) or is a non-empty directory NFS4ERR_EXIST
+ * (§18.26.3). The same name in the same directory succeeds doing nothing.
  */
 final class RenameOp implements Operation<RENAME4args> {
   @Override

@@ -4,11 +4,8 @@ import static io.ossgw.nfs.v4.V4Client.*;
 import static io.ossgw.nfs.v4.xdr.Nfs4.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ossgw.core.vfs.Caller;
-import io.ossgw.core.vfs.FileHandle;
-import io.ossgw.core.vfs.OpenFlags;
-import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
+import io.ossgw.nfs.OwnedTree;
 import io.ossgw.nfs.v4.xdr.COMPOUND4res;
 import io.ossgw.nfs.v4.xdr.OPEN4args;
 import io.ossgw.nfs.v4.xdr.bitmap4;
@@ -39,12 +36,14 @@ class PermissionChecks4Test {
   static Path state;
   static V4Gateway gw;
   static VirtualFileSystem fs;
+  static OwnedTree tree;
   static V4Client c;
 
   @BeforeAll
   static void start() {
     gw = V4Gateway.simple(state);
     fs = gw.engine.fileSystem();
+    tree = new OwnedTree(fs);
     c = new V4Client(gw.port(), NOBODY, NOBODY);
   }
 
@@ -52,21 +51,6 @@ class PermissionChecks4Test {
   static void stop() {
     c.close();
     gw.close();
-  }
-
-  static Caller user(int uid) {
-    return new Caller(uid, uid, new int[0]);
-  }
-
-  static void dir(String path, int mode, int uid) {
-    fs.mkdir(path, mode, user(uid));
-    fs.setattr(path, SetAttr.mode(mode), null, Caller.ROOT);
-  }
-
-  static void file(String path, int mode, int uid) {
-    FileHandle h = fs.create(path, mode, OpenFlags.READ_WRITE, true, user(uid));
-    fs.release(h);
-    fs.setattr(path, SetAttr.mode(mode), null, Caller.ROOT);
   }
 
   /** PUTROOTFH, LOOKUP of the export and of each component of {@code path}, then {@code ops}; the last status. */
@@ -99,8 +83,8 @@ class PermissionChecks4Test {
   /** chown/07.t: a chown by a non-owner is EPERM even to the ids the file already has (Linux chown_ok). */
   @Test
   void chownByANonOwnerIsRefusedEvenWhenItChangesNothing() {
-    dir("/chown", 0755, NOBODY);
-    file("/chown/f", 0644, NOBODY);
+    tree.dir("/chown", 0755, NOBODY);
+    tree.file("/chown/f", 0644, NOBODY);
     try {
       c.as(OTHER, OTHER);
       assertThat(at("chown/f", setattr(stateid4.ANONYMOUS, owners("65534", "65534")))).isEqualTo(NFS4ERR_PERM);
@@ -117,14 +101,14 @@ class PermissionChecks4Test {
    */
   @Test
   void openOfAnExistingFileChecksTheOwnerClassForTheOwner() {
-    dir("/open", 0755, NOBODY);
-    file("/open/f", 0477, NOBODY);
+    tree.dir("/open", 0755, NOBODY);
+    tree.file("/open/f", 0477, NOBODY);
     assertThat(at("open", open("f", Open4Ops.WRITE))).isEqualTo(NFS4ERR_ACCESS);
     assertThat(at("open", open("f", Open4Ops.BOTH))).isEqualTo(NFS4ERR_ACCESS);
     assertThat(at("open", openCreate("f", Open4Ops.WRITE, 0644))).isEqualTo(NFS4ERR_ACCESS);
     assertThat(at("open/f", Open4Ops.open("perm", open_claim4.fh(), Open4Ops.WRITE, 0))).isEqualTo(NFS4ERR_ACCESS);
     assertThat(at("open", open("f", Open4Ops.READ))).isEqualTo(NFS4_OK);
-    fs.setattr("/open/f", SetAttr.mode(0277), null, Caller.ROOT);
+    tree.chmod("/open/f", 0277);
     assertThat(at("open", open("f", Open4Ops.READ))).isEqualTo(NFS4ERR_ACCESS);
     assertThat(at("open", open("f", Open4Ops.WRITE))).isEqualTo(NFS4_OK);
     assertThat(at("open", openCreate("new", Open4Ops.BOTH, 0444))).isEqualTo(NFS4_OK);
@@ -134,25 +118,25 @@ class PermissionChecks4Test {
   /** rename/09.t: moving a directory to another parent rewrites its "..": write permission on it (vfs_rename). */
   @Test
   void movingADirectoryToAnotherParentNeedsWritePermissionOnIt() {
-    dir("/mv", 0755, NOBODY);
-    dir("/mv/src", 01777, NOBODY);
-    dir("/mv/dst", 0755, NOBODY);
+    tree.dir("/mv", 0755, NOBODY);
+    tree.dir("/mv/src", 01777, NOBODY);
+    tree.dir("/mv/dst", 0755, NOBODY);
     for (int owner : new int[] {0, OTHER}) {
-      dir("/mv/src/d" + owner, 0755, owner);
+      tree.dir("/mv/src/d" + owner, 0755, owner);
       assertThat(at("mv/src", savefh(), lookupp(), lookup("dst"), DirOps.rename("d" + owner, "d" + owner)))
           .as("owner %d", owner).isEqualTo(NFS4ERR_ACCESS);
       assertThat(at("mv/src", savefh(), DirOps.rename("d" + owner, "e" + owner))).isEqualTo(NFS4_OK);
     }
-    file("/mv/src/f", 0644, OTHER);
+    tree.file("/mv/src/f", 0644, OTHER);
     assertThat(at("mv/src", savefh(), lookupp(), lookup("dst"), DirOps.rename("f", "f"))).isEqualTo(NFS4_OK);
   }
 
   /** The sticky bit: removing or replacing another's entry is EPERM (Linux may_delete), as a rename from it is. */
   @Test
   void theStickyBitAnswersPermForRemoveAndBothEndsOfARename() {
-    dir("/sticky", 01777, 0);
-    file("/sticky/theirs", 0644, OTHER);
-    file("/sticky/mine", 0644, NOBODY);
+    tree.dir("/sticky", 01777, 0);
+    tree.file("/sticky/theirs", 0644, OTHER);
+    tree.file("/sticky/mine", 0644, NOBODY);
     assertThat(at("sticky", DirOps.remove("theirs"))).isEqualTo(NFS4ERR_PERM);
     assertThat(at("sticky", savefh(), DirOps.rename("theirs", "x"))).isEqualTo(NFS4ERR_PERM);
     assertThat(at("sticky", savefh(), DirOps.rename("mine", "theirs"))).isEqualTo(NFS4ERR_PERM);
