@@ -66,13 +66,7 @@ final class TlsChannel implements ByteChannel {
       switch (hs) {
         case NEED_WRAP -> hs = wrapAndSend(EMPTY).getHandshakeStatus();
         case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
-          appIn.compact();
-          SSLEngineResult r;
-          try {
-            r = unwrap(appIn);
-          } finally {
-            appIn.flip();
-          }
+          SSLEngineResult r = unwrapIntoPlaintext(true);
           if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
             throw new SSLException("the server closed the connection during the TLS handshake");
           }
@@ -180,13 +174,7 @@ final class TlsChannel implements ByteChannel {
   /** Unwraps one record into the (empty) plaintext buffer, growing it once if the engine asks for more room. */
   private SSLEngineResult unwrapToPlaintextBuffer() throws IOException {
     for (int tries = 0; ; tries++) {
-      appIn.clear();
-      SSLEngineResult r;
-      try {
-        r = unwrap(appIn);
-      } finally {
-        appIn.flip();
-      }
+      SSLEngineResult r = unwrapIntoPlaintext(false);
       if (r.getStatus() != SSLEngineResult.Status.BUFFER_OVERFLOW) {
         return r;
       }
@@ -196,6 +184,20 @@ final class TlsChannel implements ByteChannel {
       // the session's sizes are only final after the handshake (and some engines ask for more than one record)
       int want = Math.max(2 * appIn.capacity(), engine.getSession().getApplicationBufferSize());
       appIn = ByteBuffer.allocateDirect(want).flip();
+    }
+  }
+
+  /** One record into the plaintext buffer, after what it holds ({@code keep}) or instead of it. */
+  private SSLEngineResult unwrapIntoPlaintext(boolean keep) throws IOException {
+    if (keep) {
+      appIn.compact();
+    } else {
+      appIn.clear();
+    }
+    try {
+      return unwrap(appIn);
+    } finally {
+      appIn.flip();
     }
   }
 
