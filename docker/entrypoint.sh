@@ -159,7 +159,10 @@ fi
 # >>> JIT (identical in ./ossgw and docker/entrypoint.sh)
 # C1 only (-XX:TieredStopAtLevel=1) for the gateway: on 2 cores C2 spent about half of the CPU of a cold `ls -l`
 # compiling the SDK/HttpClient request path, and a fresh gateway paid for it on its first ~15,000 requests (issue 14,
-# docs/benchmarks.md "Start-up and per-request CPU"). The emulator keeps the JVM's default. A TieredStopAtLevel or
+# docs/benchmarks.md "Start-up and per-request CPU"). Looked at again with the https, FUSE and NFS rows side by side
+# (issue 22, "The JIT policy, decided on every path"): with TLS in BoringSSL the https rows no longer need C2; C2 still
+# wins warm NFS and upload rows (CRC-64, byte[] copies) by 1.5x and still costs the cold listing 1.6x, so C1 stays
+# until a quiet rerun says otherwise. The emulator keeps the JVM's default. A TieredStopAtLevel or
 # TieredCompilation option in OSSGW_JAVA_OPTS wins (e.g. -XX:TieredStopAtLevel=4 for C2 back).
 ossgw_jit_options() {
   [[ "${1:-}" == emulator ]] && return 0

@@ -5,7 +5,7 @@ import subprocess
 
 from e2e_support import REPO
 
-ALL = ["libfuse2", "fio", "attr", "python3-venv", "libnfs-utils", "libfuse3-3"]
+ALL = ["libfuse2", "fio", "attr", "python3-venv", "libnfs-utils", "libfuse3-3", "stunnel4"]
 
 
 def missing(tmp_path, installed):

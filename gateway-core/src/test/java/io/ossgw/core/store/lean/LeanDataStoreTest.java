@@ -335,7 +335,9 @@ class LeanDataStoreTest {
     assertThat(LeanDataStore.supports(config(emu.endpoint(), "lean", k))).isTrue();
     assertThat(LeanDataStore.supports(config(emu.endpoint(), "lean", k, "data_path=sdk"))).isFalse();
     assertThat(LeanDataStore.supports(config(emu.endpoint(), "lean", k, "sigv1"))).isFalse();
-    assertThat(LeanDataStore.supports(config("https://oss-cn-hangzhou.aliyuncs.com", "lean", k))).isFalse();
+    // https:// takes the lean path too since issue 22 (LeanTlsTest); a scheme the client does not speak does not
+    assertThat(LeanDataStore.supports(config("https://oss-cn-hangzhou.aliyuncs.com", "lean", k))).isTrue();
+    assertThat(LeanDataStore.supports(config("https://oss-cn-hangzhou.aliyuncs.com", "lean", k, "sigv1"))).isFalse();
     assertThatThrownBy(() -> config(emu.endpoint(), "lean", k, "data_path=fast"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data_path");
     assertThat(LeanOssClient.isIpOrLocalhost("127.0.0.1")).isTrue();
