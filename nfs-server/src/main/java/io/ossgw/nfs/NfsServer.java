@@ -154,7 +154,8 @@ public final class NfsServer implements AutoCloseable {
           new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount), new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)));
     }
     if (b.nfsV41) {
-      v4clients = new ClientTable(b.v4Clock, V4Limits.DEFAULT.withLease(b.v4Lease));
+      // client records and sessions (with their reply caches) get a share of the heap (V4Limits.forHeap)
+      v4clients = new ClientTable(b.v4Clock, V4Limits.forHeap(Runtime.getRuntime().maxMemory()).withLease(b.v4Lease));
       // who held state before this start may reclaim it, in a grace period only if someone may (RFC 8881 §8.4.2)
       ClientStore known = ClientStore.open(b.stateDir);
       Grace grace = new Grace(b.v4Clock, b.v4Grace, known.loaded(), known::graceOver);
