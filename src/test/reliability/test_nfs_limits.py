@@ -22,18 +22,18 @@ what it asked:
 """
 import os
 import shutil
-import subprocess
 import threading
 import time
-import types
 import uuid
 
 import pytest
 
 import nfs4_rpc
+import nfs_gateway
 import onc_rpc
 from conftest import scale
-from e2e_support import OSSGW, free_port, http_get, wait_until
+from e2e_support import http_get, wait_until
+from nfs_gateway import PipelinedReads, quick_nfs_gateway
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
                                 reason="libnfs-utils is not installed (apt-get install libnfs-utils; .ci/run does)")
@@ -51,44 +51,16 @@ def gateway(emulator, ossgw_built, new_bucket, workdir):
     name, bucket = new_bucket
     data = os.urandom(MIB)
     bucket.put_object("big.bin", data, headers={"x-oss-meta-mode": "33188"})
-    passwd = workdir / "passwd-limits"
-    passwd.write_text(f"{name}:{emulator.ak}:{emulator.sk}\n")
-    passwd.chmod(0o600)
-    port, http_port = free_port(), free_port()
-    env = dict(os.environ, QUARKUS_HTTP_PORT=str(http_port), OSSGW_STATE_DIR=str(workdir / "state-limits"),
-               OSSGW_NFS_STALL_TIMEOUT=f"{STALL_TIMEOUT_S}s")
-    log = workdir / "limits.log"
-    with open(log, "wb") as out:
-        p = subprocess.Popen([str(OSSGW), "serve", name, "--nfs", "--nfs-port", str(port), "--nfs-bind", "127.0.0.1",
-                              "-o", f"url={emulator.endpoint},passwd_file={passwd},memory_limit=256"], stdout=out,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-    try:
-        assert wait_until(lambda: http_get(f"http://127.0.0.1:{http_port}/q/health/ready")[0] == 200
-                          or p.poll() is not None, 120) and p.poll() is None, log.read_text()
-        yield types.SimpleNamespace(port=port, name=name, path=f"/{name}", data=data, log=log, http_port=http_port)
-        assert p.poll() is None, "the gateway died:\n" + log.read_text()[-4000:]
-        assert "OutOfMemoryError" not in log.read_text(), log.read_text()[-4000:]
-    finally:
-        if p.poll() is None:
-            p.terminate()
-            try:
-                p.wait(60)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+    with quick_nfs_gateway(emulator, name, workdir, "limits", {"OSSGW_NFS_STALL_TIMEOUT": f"{STALL_TIMEOUT_S}s"},
+                           "memory_limit=256") as g:
+        g.data = data
+        yield g
+        assert "OutOfMemoryError" not in g.log.read_text(), g.log.read_text()[-4000:]
 
 
 def nfs_ls(g, deadline=LEGIT_DEADLINE_S):
     """The legitimate NFSv3 client: lists the export with libnfs within `deadline` seconds; returns the seconds."""
-    url = f"nfs://127.0.0.1{g.path}?nfsport={g.port}&mountport={g.port}&version=3"
-    start = time.monotonic()
-    try:
-        r = subprocess.run(["nfs-ls", url], capture_output=True, text=True, timeout=deadline, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"nfs-ls not served within {deadline} s")
-    took = time.monotonic() - start
-    assert r.returncode == 0 and "big.bin" in r.stdout, f"nfs-ls after {took:.1f} s: {r.stdout} {r.stderr}"
-    return took
+    return nfs_gateway.nfs_ls(g.port, g.path, deadline)
 
 
 def v41_read(g, deadline=LEGIT_DEADLINE_S):
@@ -135,55 +107,10 @@ def established_from(port, address):
     return n
 
 
-class PipelinedReads:
-    """`connections` connections from `source` that send `calls` NFSv3 READs of 1 MiB each as fast as the server takes
-    them and never read a reply; a thread keeps feeding them until stop()."""
-
-    def __init__(self, g, source, connections, calls, fh):
-        read = onc_rpc.record(onc_rpc.call(9, onc_rpc.NFS_PROGRAM, 3, onc_rpc.NFSPROC3_READ,
-                                           onc_rpc.read_args(fh, 0, MIB)))
-        self.socks = []
-        for _ in range(connections):
-            s = onc_rpc.connect(g.port, rcvbuf=16 * 1024, source=source)
-            s.setblocking(False)  # the server stops reading at its caps: send what the socket takes, never block
-            self.socks.append([s, read * calls])
-        self.closed_by_server = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._feed, daemon=True)
-        self._thread.start()
-
-    def _feed(self):
-        while not self._stop.is_set():
-            for entry in self.socks:
-                s, left = entry
-                if left:
-                    try:
-                        entry[1] = left[s.send(left):]
-                    except BlockingIOError:
-                        pass
-                    except OSError:  # reset by the server
-                        entry[1] = b""
-                        self.closed_by_server += 1
-            time.sleep(0.01)
-
-    def sent(self):
-        """True once every call is with the kernel (the server reads what its caps let it)."""
-        return all(not left for _, left in self.socks)
-
-    def stop(self):
-        self._stop.set()
-        self._thread.join()
-
-    def close(self):
-        self.stop()
-        for s, _ in self.socks:
-            s.close()
-
-
 def test_d1_connections_not_reading_replies_leave_room_and_are_closed_at_once(gateway):
     g = gateway
-    fh = v3_handle(g)
-    flood = PipelinedReads(g, ATTACKER, 8, 300, fh)
+    fh = nfs_gateway.file_handle(g.port, g.path, "big.bin")
+    flood = PipelinedReads(g.port, ATTACKER, 8, 300, fh)
     try:
         assert wait_until(flood.sent, 30)
         hold_until = time.monotonic() + scale(STALL_TIMEOUT_S + 5, 60)
@@ -206,7 +133,7 @@ def test_d1_same_address_waits_only_for_the_stall_timeout(gateway):
     """The attacker on the legitimate client's own address: the share is theirs together, so the client waits until
     the stalled connections are closed (the stall timeout plus a sweep), not for as long as they are held."""
     g = gateway
-    flood = PipelinedReads(g, "127.0.0.1", 8, 300, v3_handle(g))
+    flood = PipelinedReads(g.port, "127.0.0.1", 8, 300, nfs_gateway.file_handle(g.port, g.path, "big.bin"))
     try:
         time.sleep(1)  # let the flood take its share first
         took = nfs_ls(g, STALL_TIMEOUT_S + LEGIT_DEADLINE_S)
@@ -216,16 +143,6 @@ def test_d1_same_address_waits_only_for_the_stall_timeout(gateway):
     finally:
         flood.close()
     print("nfs-ls behind 8 stalled connections of its own address:", took)
-
-
-def v3_handle(g):
-    s = onc_rpc.connect(g.port)
-    try:
-        accepted, stat, root = onc_rpc.mnt(s, g.path)
-        assert accepted and stat == 0, (accepted, stat)
-        return onc_rpc.lookup(s, root, "big.bin")
-    finally:
-        s.close()
 
 
 def test_d3_reply_caches_are_reserved_from_the_address_share(gateway):
