@@ -18,7 +18,7 @@ from e2e_support import OSSGW, free_port, http_get, wait_until
 def quick_nfs_gateway(emulator, name, workdir, tag, env=None, options=""):
     """`./ossgw serve NAME --nfs` on 127.0.0.1 (a free port) over the emulator's bucket NAME, with `env` added to the
     environment (ossgw.nfs.* as OSSGW_NFS_...) and `options` appended to `-o`. Yields (port, http_port, name, path,
-    log); afterwards asserts the gateway is still running."""
+    log, pid: the JVM's, the launcher execs it); afterwards asserts the gateway is still running."""
     passwd = workdir / f"passwd-{tag}"
     passwd.write_text(f"{name}:{emulator.ak}:{emulator.sk}\n")
     passwd.chmod(0o600)
@@ -33,7 +33,7 @@ def quick_nfs_gateway(emulator, name, workdir, tag, env=None, options=""):
     try:
         assert wait_until(lambda: http_get(f"http://127.0.0.1:{http_port}/q/health/ready")[0] == 200
                           or p.poll() is not None, 120) and p.poll() is None, log.read_text()
-        yield types.SimpleNamespace(port=port, http_port=http_port, name=name, path=f"/{name}", log=log)
+        yield types.SimpleNamespace(port=port, http_port=http_port, name=name, path=f"/{name}", log=log, pid=p.pid)
         assert p.poll() is None, "the gateway died:\n" + log.read_text()[-4000:]
     finally:
         if p.poll() is None:
@@ -115,3 +115,12 @@ class PipelinedReads:
         self.stop()
         for s, _ in self.socks:
             s.close()
+
+
+def peak_rss_mb(pid):
+    """The process's peak resident set (VmHWM of /proc/PID/status), MB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmHWM for {pid}")
