@@ -37,10 +37,14 @@ def record(msg):
     return struct.pack(">I", LAST | len(msg)) + msg
 
 
-def connect(port, host="127.0.0.1", timeout=10, rcvbuf=None):
+def connect(port, host="127.0.0.1", timeout=10, rcvbuf=None, source=None):
+    """A TCP connection to host:port; `source` an address of this host to connect from (e.g. "127.0.0.2", another
+    loopback address, to act as a second client machine)."""
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    if source:
+        s.bind((source, 0))
     s.settimeout(timeout)
     s.connect((host, port))
     return s

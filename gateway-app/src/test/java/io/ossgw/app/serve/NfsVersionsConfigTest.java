@@ -43,6 +43,19 @@ class NfsVersionsConfigTest {
   }
 
   @Test
+  void callsInFlightAreCheckedAgainstTheHeapAtStartUp() {
+    long heap = 124L << 20; // memory_limit=256
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of()), heap)).isEmpty();
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight", "256")), heap)).singleElement()
+        .asString().contains("ossgw.nfs.max-in-flight=256 must be from 1 to 30", "memory_limit");
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight", "256")), 2L << 30)).isEmpty();
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight-per-address", "40")), heap))
+        .singleElement().asString().contains("max-in-flight-per-address=40 must be from 1 to max-in-flight (30)");
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight-per-connection", "48")), heap))
+        .singleElement().asString().contains("max-in-flight-per-connection=48");
+  }
+
+  @Test
   void defaultsServeBothVersionsWithNinetySecondLeaseAndGrace() {
     NfsConfig c = nfs(Map.of());
     assertThat(c.versions()).containsExactly("3", "4.1");

@@ -87,7 +87,11 @@ class ConnectionRulesTest {
   }
 
   void start(int perConnection, int total, int maxConnections, Predicate<InetAddress> allowed) {
-    RpcServer.Limits limits = new RpcServer.Limits("127.0.0.1", 0, 64 * 1024, 16, perConnection, total,
+    start(perConnection, total, total, maxConnections, allowed);
+  }
+
+  void start(int perConnection, int perAddress, int total, int maxConnections, Predicate<InetAddress> allowed) {
+    RpcServer.Limits limits = new RpcServer.Limits("127.0.0.1", 0, 64 * 1024, 16, perConnection, perAddress, total,
         maxConnections, 1, Duration.ofMinutes(6), Duration.ofSeconds(30), Duration.ofSeconds(10));
     server = new RpcServer(limits, List.of(new RpcProgram(PROG, 1, program)), allowed, now::get, false);
     server.start();
@@ -193,22 +197,13 @@ class ConnectionRulesTest {
   @Test
   void atTheTotalCapConnectionsNotReadingRepliesAreClosedAfterTheStallTimeout() throws Exception {
     start(4, 8, 1024, a -> true);
-    List<Socket> stuck = List.of(connect(), connect());
-    for (Socket s : stuck) {
-      s.setReceiveBufferSize(16 * 1024);
-      for (int i = 0; i < 4; i++) {
-        send(s, call(i, HUGE));
-      }
-    }
-    // every reply queued (stamped with the clock's time), none can be written: the server is at its total cap
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (server.queuedReplies() < 8 && System.nanoTime() < deadline) {
+    List<Socket> stuck = fillWithUnreadReplies(2, 4);
+    Socket fresh = connect();
+    send(fresh, call(77, NULL)); // not taken: the server is at its total cap
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (server.connections() < 3 && System.nanoTime() < deadline) { // accepted
       Thread.sleep(10);
     }
-    assertThat(server.queuedReplies()).isEqualTo(8);
-    Socket fresh = connect();
-    assertThat(ping(fresh, 76)).isEqualTo(76); // a connection's first call may go one over the cap, then it waits
-    send(fresh, call(77, NULL)); // not taken: the server is at its total cap
     tick(Duration.ofSeconds(9));
     server.sweep();
     assertThat(server.connections()).isEqualTo(3);
@@ -220,6 +215,98 @@ class ConnectionRulesTest {
     DataInputStream in = new DataInputStream(fresh.getInputStream());
     in.readInt();
     assertThat(in.readInt()).isEqualTo(77);
+  }
+
+  /**
+   * {@code connections} connections that each send {@code calls} HUGE calls and never read; returns once every reply
+   * is queued (stamped with the clock's time) and none can be written.
+   */
+  List<Socket> fillWithUnreadReplies(int connections, int calls) throws Exception {
+    List<Socket> stuck = new ArrayList<>();
+    for (int c = 0; c < connections; c++) {
+      Socket s = connect();
+      s.setReceiveBufferSize(16 * 1024);
+      for (int i = 0; i < calls; i++) {
+        send(s, call(i, HUGE));
+      }
+      stuck.add(s);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (server.queuedReplies() < connections * calls && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(server.queuedReplies()).isEqualTo(connections * calls);
+    return stuck;
+  }
+
+  @Test
+  void aStalledConnectionIsClosedAbortivelyAndReleasesItsCallsWithoutBeingRead() throws Exception {
+    start(4, 8, 1024, a -> true);
+    List<Socket> stuck = fillWithUnreadReplies(2, 4);
+    tick(Duration.ofSeconds(11));
+    server.sweep();
+    // a graceful close would wait for the replies to be read, which never happens: the calls stay in flight
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while ((server.inFlight() > 0 || server.connections() > 0) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(server.inFlight()).isZero();
+    assertThat(server.queuedReplies()).isZero();
+    assertThat(server.connections()).isZero();
+    // the client sees a reset, not the rest of its replies
+    for (Socket s : stuck) {
+      byte[] buf = new byte[1 << 20];
+      long got = 0;
+      try {
+        for (int n; (n = s.getInputStream().read(buf)) >= 0; ) {
+          got += n;
+        }
+      } catch (SocketException e) {
+        // reset
+      }
+      assertThat(got).isLessThan(4L * (6 << 20));
+    }
+    assertThat(server.counters().drain()).contains("2 closed not reading replies");
+  }
+
+  @Test
+  void oneAddressHoldsOnlyItsShareOfTheCallsAndIsClosedForStallingAtIt() throws Exception {
+    start(4, 8, 32, 1024, a -> true);
+    InetAddress attacker = InetAddress.getByName("127.0.0.2");
+    List<Socket> stuck = new ArrayList<>();
+    for (int c = 0; c < 4; c++) { // 16 calls' worth of connections from one address
+      Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port(), attacker, 0);
+      s.setSoTimeout(5000);
+      s.setReceiveBufferSize(16 * 1024);
+      sockets.add(s);
+      stuck.add(s);
+      for (int i = 0; i < 4; i++) {
+        send(s, call(i, HUGE));
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (server.queuedReplies() < 8 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(server.inFlight(attacker)).isEqualTo(8);
+    assertThat(server.inFlight()).isEqualTo(8); // the total (32) is far off, but the address has its share
+    // another machine is served at once
+    Socket other = connect();
+    for (int i = 0; i < 10; i++) {
+      assertThat(ping(other, 4242 + i)).isEqualTo(4242 + i);
+    }
+    // at its share, the address's stalled connections are closed abortively though the total cap is far off; its
+    // other connections then take the calls freed, and never more than the share
+    tick(Duration.ofSeconds(11));
+    server.sweep();
+    assertThat(server.counters().drain()).startsWith("2 closed not reading replies");
+    assertThat(server.connections()).isEqualTo(3);
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (server.queuedReplies() < 8 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(server.inFlight(attacker)).isEqualTo(8);
+    assertThat(ping(other, 99)).isEqualTo(99);
   }
 
   @Test
