@@ -1,9 +1,6 @@
 package io.ossgw.emulator;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
+import io.ossgw.emulator.util.OldGeneration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -24,24 +21,22 @@ public interface HeapPressure {
     HeapPressure NONE = () -> false;
 
     /**
-     * The heap's own measure: the old generation's occupancy after its last collection, against {@code percent} of its
-     * maximum. A reading over the line may be stale (garbage not collected yet): then a collection is asked for
-     * ({@link System#gc()}, at most once a second, by one caller) and the fresh reading decides.
+     * The heap's own measure: the old generation's occupancy after its last collection ({@link OldGeneration}),
+     * against {@code percent} of its maximum. A reading over the line may be stale (garbage not collected yet): then a
+     * collection is asked for ({@link System#gc()}, at most once a second, by one caller) and the fresh reading
+     * decides.
      *
      * @param percent 1..99; 100 or more turns the check off
      */
     static HeapPressure ofHeap(int percent) {
-        if (percent >= 100) {
-            return NONE;
-        }
-        MemoryPoolMXBean old = oldGeneration();
-        if (old == null) {
+        OldGeneration old = OldGeneration.ofThisJvm();
+        if (percent >= 100 || !old.known()) {
             return NONE;
         }
         double line = percent / 100.0;
         AtomicLong lastGc = new AtomicLong(System.nanoTime() - 2_000_000_000L);
         return () -> {
-            if (occupancy(old) < line) {
+            if (old.occupancy() < line) {
                 return false;
             }
             long last = lastGc.get();
@@ -49,29 +44,7 @@ public interface HeapPressure {
             if (now - last >= 1_000_000_000L && lastGc.compareAndSet(last, now)) {
                 System.gc();
             }
-            return occupancy(old) >= line;
+            return old.occupancy() >= line;
         };
-    }
-
-    /** Used after the last collection over the maximum, 0 when not known yet. */
-    private static double occupancy(MemoryPoolMXBean pool) {
-        MemoryUsage after = pool.getCollectionUsage();
-        long max = pool.getUsage().getMax();
-        return after == null || max <= 0 ? 0 : (double) after.getUsed() / max;
-    }
-
-    /**
-     * The heap pool objects end up in: the one with the largest maximum (Serial's Tenured Gen, Parallel's PS Old Gen,
-     * G1's Old Gen, whose maximum is the whole heap), or null if the JVM reports none.
-     */
-    private static MemoryPoolMXBean oldGeneration() {
-        MemoryPoolMXBean best = null;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP && p.isCollectionUsageThresholdSupported()
-                    && (best == null || p.getUsage().getMax() > best.getUsage().getMax())) {
-                best = p;
-            }
-        }
-        return best;
     }
 }
