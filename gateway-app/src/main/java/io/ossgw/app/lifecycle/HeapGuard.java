@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,7 +66,7 @@ public final class HeapGuard {
   private final AtomicBoolean fired = new AtomicBoolean();
   private final FileOutputStream stderr = new FileOutputStream(FileDescriptor.err);
   private final OldGeneration oldGeneration = OldGeneration.ofThisJvm();
-  private final List<GarbageCollectorMXBean> collectors = pauseCollectors();
+  private final GarbageCollectorMXBean[] collectors = pauseCollectors();
   private final HeapExhaustion rule = new HeapExhaustion();
   /** Heap let go at the fatal sequence, so that its reporting can allocate; never read. */
   private volatile byte[] reserve = new byte[RESERVE_BYTES];
@@ -239,9 +239,9 @@ public final class HeapGuard {
   /** The line after the FATAL line and the actions' lines: what the guard measured. */
   private String detail() {
     return switch (reason) {
-      case SAMPLES -> String.format(Locale.ROOT, "ossgw: the old generation was %.0f%% full after its last"
-          + " collection, and collecting took %.0f%% of the last %d s%n", rule.lastOccupancy() * 100,
-          rule.lastShare() * 100, HeapExhaustion.WINDOW_MILLIS / 1000);
+      case SAMPLES -> "ossgw: the old generation was " + Math.round(rule.lastOccupancy() * 100) + "% full after its"
+          + " last collection, and collecting took " + Math.round(rule.lastShare() * 100) + "% of the last "
+          + HeapExhaustion.WINDOW_MILLIS / 1000 + " s\n";
       case UNCAUGHT -> "ossgw: an OutOfMemoryError (" + uncaughtMessage + ") ended thread " + uncaughtThread
           + " with the old generation full\n";
       case GUARD_CANNOT_ALLOCATE -> "ossgw: the heap guard itself could not allocate three times in a row\n";
@@ -284,8 +284,14 @@ public final class HeapGuard {
    * The collectors whose time is pause time: all but the concurrent cycles of ZGC and Shenandoah ("... Cycles"), whose
    * time runs beside the application.
    */
-  private static List<GarbageCollectorMXBean> pauseCollectors() {
-    return ManagementFactory.getGarbageCollectorMXBeans().stream().filter(c -> !c.getName().contains("Cycles"))
-        .toList();
+  private static GarbageCollectorMXBean[] pauseCollectors() {
+    List<GarbageCollectorMXBean> all = ManagementFactory.getGarbageCollectorMXBeans();
+    List<GarbageCollectorMXBean> pauses = new ArrayList<>(all.size());
+    for (GarbageCollectorMXBean c : all) {
+      if (!c.getName().contains("Cycles")) {
+        pauses.add(c);
+      }
+    }
+    return pauses.toArray(new GarbageCollectorMXBean[0]);
   }
 }
