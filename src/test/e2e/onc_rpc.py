@@ -4,6 +4,8 @@ reliability suites."""
 import socket
 import struct
 
+from deadlines import scaled
+
 NFS_PROGRAM, MOUNT_PROGRAM = 100003, 100005
 MOUNTPROC3_MNT = 1
 NFSPROC3_LOOKUP, NFSPROC3_READ = 3, 6
@@ -38,10 +40,11 @@ def record(msg):
 
 
 def connect(port, host="127.0.0.1", timeout=10, rcvbuf=None):
+    """A TCP connection whose connect and reads give up after `timeout` quiet-machine seconds, scaled."""
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    s.settimeout(timeout)
+    s.settimeout(scaled(timeout))
     s.connect((host, port))
     return s
 
@@ -109,8 +112,9 @@ def read_args(fh, offset, count):
 
 
 def closed_by_server(s, timeout):
-    """True if the server closes `s` (EOF or reset) within `timeout` seconds; replies still arriving are skipped."""
-    s.settimeout(timeout)
+    """True if the server closes `s` (EOF or reset) within `timeout` quiet-machine seconds, scaled; replies still
+    arriving are skipped."""
+    s.settimeout(scaled(timeout))
     try:
         while s.recv(65536):
             pass

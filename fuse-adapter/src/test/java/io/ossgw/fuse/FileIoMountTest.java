@@ -4,6 +4,7 @@ import static io.ossgw.fuse.Sh.q;
 import static io.ossgw.fuse.Sh.sh;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -136,11 +138,8 @@ class FileIoMountTest extends MountedTestBase {
     try (var s = Files.list(mnt)) {
       assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".fuse_hidden"));
     }
-    long deadline = System.nanoTime() + 5_000_000_000L; // RELEASE is asynchronous to close(2)
-    while (m.hiddenFiles() != 0 && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
-    assertThat(m.hiddenFiles()).isZero();
+    // RELEASE is asynchronous to close(2)
+    assertThat(Slowdown.waitUntil(() -> m.hiddenFiles() == 0, Duration.ofSeconds(5))).isTrue();
     assertThat(vfs.calls("rename")).isZero();
   }
 
@@ -191,10 +190,7 @@ class FileIoMountTest extends MountedTestBase {
       Files.readString(f);
     }
     // RELEASE is sent asynchronously after close(2)
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while ((m.openFiles() != 0 || vfs.openHandles() != 0) && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> m.openFiles() == 0 && vfs.openHandles() == 0, Duration.ofSeconds(5));
     assertThat(m.openFiles()).isZero();
     assertThat(vfs.openHandles()).isZero();
   }

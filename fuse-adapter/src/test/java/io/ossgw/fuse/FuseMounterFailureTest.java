@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ossgw.fuse.jnr.JnrFuseBinding;
+import io.ossgw.testsupport.Slowdown;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -84,7 +85,7 @@ class FuseMounterFailureTest {
         @Override
         public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
           try {
-            Thread.sleep(1500);
+            Thread.sleep(Slowdown.scaledMillis(1500)); // well after the 300 ms, however busy the machine
             return super.run(fs, mountpoint, options);
           } catch (InterruptedException e) {
             return -1;
@@ -98,7 +99,7 @@ class FuseMounterFailureTest {
           .isInstanceOf(MountException.class)
           .hasMessageContaining("did not become live within 300 ms");
       // the late session mounts, answers INIT, sees it was abandoned and unmounts itself
-      assertThat(ended.await(15, TimeUnit.SECONDS)).isTrue();
+      assertThat(ended.await(Slowdown.scaledMillis(15_000), TimeUnit.MILLISECONDS)).isTrue();
       assertThat(TestMounts.isMountPoint(mp)).isFalse();
     } finally {
       TestMounts.cleanup(null, mp);

@@ -2,6 +2,7 @@ package io.ossgw.nfs.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -106,7 +107,7 @@ class ConnectionRulesTest {
 
   Socket connect() throws IOException {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
-    s.setSoTimeout(5000);
+    s.setSoTimeout((int) Slowdown.scaledMillis(5000));
     sockets.add(s);
     return s;
   }
@@ -135,10 +136,7 @@ class ConnectionRulesTest {
     int len = in.readInt() & 0x7fffffff;
     byte[] rec = new byte[len];
     in.readFully(rec);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.inFlight() > before && System.nanoTime() < deadline) {
-      Thread.sleep(1);
-    }
+    Slowdown.waitUntil(() -> server.inFlight() <= before, Duration.ofSeconds(10));
     return ByteBuffer.wrap(rec).getInt();
   }
 
@@ -166,10 +164,7 @@ class ConnectionRulesTest {
 
   /** Waits (bounded) until the server holds at least {@code n} calls, so the test knows the senders are capped. */
   void awaitInFlight(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.inFlight() < n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.inFlight() >= n, Duration.ofSeconds(10));
   }
 
   @Test
@@ -201,10 +196,7 @@ class ConnectionRulesTest {
       }
     }
     // every reply queued (stamped with the clock's time), none can be written: the server is at its total cap
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (server.queuedReplies() < 8 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.queuedReplies() >= 8, Duration.ofSeconds(20));
     assertThat(server.queuedReplies()).isEqualTo(8);
     Socket fresh = connect();
     assertThat(ping(fresh, 76)).isEqualTo(76); // a connection's first call may go one over the cap, then it waits
