@@ -119,9 +119,10 @@ public final class FuseMounter {
     long sleepMs = 1;
     while (true) {
       if (m.exit().isDone()) {
-        if (m.exit().join() == 0 && m.filesystem().initialized()) {
-          // INIT was answered, so the mount was live; someone (fusermount -u) unmounted it before this loop looked
-          // again. That is a mount that has already ended cleanly, not a failure.
+        if (m.exit().join() == 0) {
+          // Both bindings end with 0 only after libfuse mounted and its loop ended normally: someone (fusermount -u)
+          // unmounted it before this loop looked again, on a busy machine even before the kernel's INIT was served.
+          // That is a mount that has already ended cleanly, not a failure.
           return null;
         }
         throw new MountException("libfuse could not mount " + mp + " (exit status " + m.exit().join()

@@ -76,6 +76,32 @@ class FuseMounterFailureTest {
     }
   }
 
+  /**
+   * A session that ends normally (status 0: libfuse mounted, and its loop saw the mount go) before the kernel's INIT
+   * was served was unmounted from outside right after mounting, as a busy machine lets `fusermount -u` do (issue 21
+   * item 5: `ossgw mount -f` then exited 1, "libfuse could not mount ... (exit status 0)"). Not a failure: the mount
+   * comes back as one that has already ended.
+   */
+  @Test
+  void aSessionUnmountedBeforeItsInitEndedCleanly() throws Exception {
+    Path mp = TestMounts.newMountpoint("noinit");
+    MountedFilesystem m = null;
+    try {
+      FuseBinding unmountedAtOnce = new Wrapped() {
+        @Override
+        public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
+          return 0;
+        }
+      };
+      m = FuseMounter.mount(new InMemoryVfs(), mp, FuseOptions.defaults(), unmountedAtOnce);
+      assertThat(m.isMounted()).isFalse();
+      assertThat(m.identity()).isNull();
+      m.close();
+    } finally {
+      TestMounts.cleanup(m, mp);
+    }
+  }
+
   @Test
   void aMountThatComesUpAfterTheTimeoutDetachesItself() throws Exception {
     Path mp = TestMounts.newMountpoint("late");
