@@ -75,15 +75,30 @@ def daemon_pids(mp):
     return pids
 
 
+# `ossgw mount` (detached) and `ossgw umount` wait for the mount's process themselves, up to --timeout (their defaults);
+# the tests give them those defaults scaled with the machine's load, like every other wait
+_CLI_WAITS = {"mount": 120, "umount": 30, "unmount": 30}
+
+
+def _scaled_cli_wait(args):
+    args = [str(a) for a in args]
+    base = _CLI_WAITS.get(args[0]) if args else None
+    if base is None or "--timeout" in args or (args[0] == "mount" and "-f" in args):
+        return args
+    return [args[0], "--timeout", str(int(scaled(base))), *args[1:]]
+
+
 def run_ossgw(*args, timeout=300, env=None, check=False):
-    """Runs the launcher; returns the CompletedProcess (text output). `timeout`: quiet-machine seconds, scaled."""
+    """Runs the launcher; returns the CompletedProcess (text output). `timeout`: quiet-machine seconds, scaled; so is
+    the --timeout of `ossgw mount` and `ossgw umount` when the test names none."""
+    args = _scaled_cli_wait(args)
     e = dict(os.environ)
     e.pop("OSS_ACCESS_KEY_ID", None)
     e.pop("OSS_ACCESS_KEY_SECRET", None)
     if env:
         e.update(env)
     t0 = time.time()
-    r = subprocess.run([str(OSSGW), *map(str, args)], capture_output=True, text=True, timeout=scaled(timeout),
+    r = subprocess.run([str(OSSGW), *args], capture_output=True, text=True, timeout=scaled(timeout),
                        env=e, stdin=subprocess.DEVNULL)
     log(f"ossgw {' '.join(map(str, args))[:160]} -> rc={r.returncode} in {time.time() - t0:.1f}s "
         f"(slowdown {slowdown():.1f})")

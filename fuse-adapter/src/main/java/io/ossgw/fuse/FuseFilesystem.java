@@ -84,6 +84,7 @@ public final class FuseFilesystem {
   private final CountDownLatch initialized = new CountDownLatch(1);
   private final Runnable onInit;
   private volatile RequestMark requests = RequestMark.NONE;
+  private volatile long mountingSince;
 
   /**
    * @param vfs the filesystem to present
@@ -133,6 +134,21 @@ public final class FuseFilesystem {
    */
   public void requestMark(RequestMark mark) {
     requests = Objects.requireNonNull(mark, "mark");
+  }
+
+  /**
+   * The binding is about to ask libfuse to mount (its preparation, JVM work only, is done): {@link
+   * FuseOptions#mountTimeout()} counts from here. Called by the binding; the first call counts.
+   */
+  public void mounting() {
+    if (mountingSince == 0) {
+      mountingSince = Math.max(1, System.nanoTime());
+    }
+  }
+
+  /** {@link System#nanoTime()} of the first {@link #mounting()}, or 0 before it. */
+  public long mountingSince() {
+    return mountingSince;
   }
 
   /** The kernel's INIT request was answered: the session is serving. Called by the binding from its init callback. */

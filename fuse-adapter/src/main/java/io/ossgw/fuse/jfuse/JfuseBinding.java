@@ -137,6 +137,7 @@ public final class JfuseBinding implements FuseBinding {
     argv.add("-f"); // foreground: libfuse must not fork the JVM
     argv.add(mountpoint.toString());
     FuseMount mount;
+    fs.mounting();
     try {
       mount = mountSession(fuse, argv);
     } catch (RuntimeException e) {

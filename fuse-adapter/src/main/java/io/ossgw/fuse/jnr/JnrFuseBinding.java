@@ -130,6 +130,7 @@ public final class JnrFuseBinding implements FuseBinding {
         argv.add(a);
       }
     }
+    fs.mounting();
     try {
       return session.run(mountpoint, argv, Struct.getMemory(callbacks.operations()).address(),
           Struct.size(callbacks.operations()), !options.singleThreaded());
