@@ -11,7 +11,7 @@ import types
 import pytest
 
 import onc_rpc
-from e2e_support import OSSGW, free_port, http_get, wait_until
+from e2e_support import OSSGW, free_port, http_get, scaled, wait_exit, wait_until
 
 
 @contextlib.contextmanager
@@ -39,21 +39,22 @@ def quick_nfs_gateway(emulator, name, workdir, tag, env=None, options=""):
         if p.poll() is None:
             p.terminate()
             try:
-                p.wait(60)
+                wait_exit(p, 60)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
 
 
 def nfs_ls(port, path, timeout=15):
-    """Lists the export with libnfs within `timeout` seconds; returns the seconds it took (asserts it worked and
-    shows big.bin)."""
+    """Lists the export with libnfs within `timeout` quiet-machine seconds, scaled; returns the seconds it took
+    (asserts it worked and shows big.bin). Callers compare what it took with `scaled(5)`."""
     url = f"nfs://127.0.0.1{path}?nfsport={port}&mountport={port}&version=3"
     start = time.monotonic()
     try:
-        r = subprocess.run(["nfs-ls", url], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        r = subprocess.run(["nfs-ls", url], capture_output=True, text=True, timeout=scaled(timeout),
+                           stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"nfs-ls not served within {timeout} s")
+        pytest.fail(f"nfs-ls not served within {scaled(timeout):.0f} s")
     took = time.monotonic() - start
     assert r.returncode == 0, f"nfs-ls after {took:.1f} s: {r.stdout} {r.stderr}"
     assert "big.bin" in r.stdout

@@ -22,7 +22,7 @@ import pytest
 
 import onc_rpc
 from conftest import scale
-from e2e_support import wait_until
+from e2e_support import scaled, wait_until
 from nfs_gateway import PipelinedReads, file_handle, nfs_ls, quick_nfs_gateway
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
@@ -53,7 +53,7 @@ def test_pipelined_reads_never_read_do_not_stall_other_clients(gateway):
         wait_until(flood.sent, scale(5, 60))
         # the four hold their own share (48 calls each) and leave the rest to others
         took = [nfs_ls(port, path) for _ in range(scale(3, 20))]
-        assert max(took) < 5, took
+        assert max(took) < scaled(5), took
     finally:
         flood.close()
     # their replies are dropped without an ERROR line each (a summary at most once a minute)
@@ -73,16 +73,16 @@ def test_idle_and_half_record_connections_past_the_cap_leave_room_and_time_out(g
                 s.sendall(struct.pack(">I", onc_rpc.LAST | 100) + b"\0" * 10)
             held.append(s)
         # at the cap the longest-idle connection made room for each new one: an ordinary client is served
-        assert nfs_ls(port, path) < 5
+        assert nfs_ls(port, path) < scaled(5)
         # and every idle or half-sent one is closed after its timeout (plus the sweep interval and slack)
         start = time.monotonic()
         for s in held:
             assert onc_rpc.closed_by_server(s, max(IDLE_TIMEOUT_S, RECORD_TIMEOUT_S) + 5)
-        assert time.monotonic() - start < max(IDLE_TIMEOUT_S, RECORD_TIMEOUT_S) + 10
+        assert time.monotonic() - start < max(IDLE_TIMEOUT_S, RECORD_TIMEOUT_S) + scaled(10)
     finally:
         for s in held:
             s.close()
-    assert nfs_ls(port, path) < 5
+    assert nfs_ls(port, path) < scaled(5)
 
 
 def send_quietly(port, data):
@@ -143,4 +143,4 @@ def test_rpc_fuzz_leaves_the_server_answering(gateway):
                 s.close()
         if i % 20 == 19:
             nfs_ls(port, path)
-    assert nfs_ls(port, path) < 5
+    assert nfs_ls(port, path) < scaled(5)

@@ -32,7 +32,7 @@ import nfs4_rpc
 import nfs_gateway
 import onc_rpc
 from conftest import scale
-from e2e_support import http_get, wait_until
+from e2e_support import http_get, scaled, wait_until
 from nfs_gateway import PipelinedReads, quick_nfs_gateway
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
@@ -63,15 +63,17 @@ def gateway(emulator, ossgw_built, new_bucket, workdir):
 
 
 def nfs_ls(g, deadline=LEGIT_DEADLINE_S):
-    """The legitimate NFSv3 client: lists the export with libnfs within `deadline` seconds; returns the seconds."""
+    """The legitimate NFSv3 client: lists the export with libnfs within `deadline` quiet-machine seconds,
+    scaled; returns the seconds."""
     return nfs_gateway.nfs_ls(g.port, g.path, deadline)
 
 
 def v41_read(g, deadline=LEGIT_DEADLINE_S):
     """The legitimate NFSv4.1 client: a new client record and session, then the first 64 KiB of big.bin through the
-    pseudo root, all within `deadline` seconds; returns the seconds."""
+    pseudo root, all within `deadline` quiet-machine seconds, scaled;
+    returns the seconds."""
     start = time.monotonic()
-    c = nfs4_rpc.Client(g.port, f"legit-{uuid.uuid4()}".encode(), timeout=deadline)
+    c = nfs4_rpc.Client(g.port, f"legit-{uuid.uuid4()}".encode(), timeout=scaled(deadline))
     try:
         assert c.status == nfs4_rpc.NFS4_OK, f"legitimate client refused: status {c.status}"
         status, res = c.call([nfs4_rpc.putrootfh(), nfs4_rpc.lookup(g.name), nfs4_rpc.lookup("big.bin"),
@@ -82,7 +84,7 @@ def v41_read(g, deadline=LEGIT_DEADLINE_S):
     finally:
         c.close()
     took = time.monotonic() - start
-    assert took < deadline, f"NFSv4.1 READ took {took:.1f} s"
+    assert took < scaled(deadline), f"NFSv4.1 READ took {took:.1f} s"
     return took
 
 

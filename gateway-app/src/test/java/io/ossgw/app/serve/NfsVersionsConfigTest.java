@@ -10,6 +10,7 @@ import io.ossgw.app.config.NfsConfig;
 import io.ossgw.app.config.OssConfig;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.emulator.OssEmulator;
+import io.ossgw.testsupport.Slowdown;
 import io.smallrye.config.SmallRyeConfig;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -172,7 +173,7 @@ class NfsVersionsConfigTest {
    */
   private static int[] nullCall(int port, int prog, int vers) throws Exception {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-      s.setSoTimeout(10_000);
+      s.setSoTimeout((int) Slowdown.scaledMillis(10_000));
       DataOutputStream out = new DataOutputStream(s.getOutputStream());
       int[] call = {0x80000000 | 40, 1, 0, 2, prog, vers, 0, 0, 0, 0, 0};
       for (int w : call) {

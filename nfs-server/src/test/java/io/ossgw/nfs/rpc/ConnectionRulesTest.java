@@ -2,6 +2,7 @@ package io.ossgw.nfs.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -110,7 +111,7 @@ class ConnectionRulesTest {
 
   Socket connect() throws IOException {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
-    s.setSoTimeout(5000);
+    s.setSoTimeout((int) Slowdown.scaledMillis(5000));
     sockets.add(s);
     return s;
   }
@@ -139,10 +140,7 @@ class ConnectionRulesTest {
     int len = in.readInt() & 0x7fffffff;
     byte[] rec = new byte[len];
     in.readFully(rec);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.inFlight() > before && System.nanoTime() < deadline) {
-      Thread.sleep(1);
-    }
+    Slowdown.waitUntil(() -> server.inFlight() <= before, Duration.ofSeconds(10));
     return ByteBuffer.wrap(rec).getInt();
   }
 
@@ -170,10 +168,7 @@ class ConnectionRulesTest {
 
   /** Waits (bounded) until the server holds at least {@code n} calls, so the test knows the senders are capped. */
   void awaitInFlight(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.inFlight() < n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.inFlight() >= n, Duration.ofSeconds(10));
   }
 
   @Test
@@ -200,10 +195,7 @@ class ConnectionRulesTest {
     List<Socket> stuck = fillWithUnreadReplies(2, 4);
     Socket fresh = connect();
     send(fresh, call(77, NULL)); // not taken: the server is at its total cap
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.connections() < 3 && System.nanoTime() < deadline) { // accepted
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.connections() >= 3, Duration.ofSeconds(10)); // accepted
     tick(Duration.ofSeconds(9));
     server.sweep();
     assertThat(server.connections()).isEqualTo(3);
@@ -231,10 +223,8 @@ class ConnectionRulesTest {
       }
       stuck.add(s);
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (server.queuedReplies() < connections * calls && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    // every reply queued (stamped with the clock's time), none can be written
+    Slowdown.waitUntil(() -> server.queuedReplies() >= connections * calls, Duration.ofSeconds(20));
     assertThat(server.queuedReplies()).isEqualTo(connections * calls);
     return stuck;
   }
@@ -246,10 +236,7 @@ class ConnectionRulesTest {
     tick(Duration.ofSeconds(11));
     server.sweep();
     // a graceful close would wait for the replies to be read, which never happens: the calls stay in flight
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while ((server.inFlight() > 0 || server.connections() > 0) && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.inFlight() == 0 && server.connections() == 0, Duration.ofSeconds(10));
     assertThat(server.inFlight()).isZero();
     assertThat(server.queuedReplies()).isZero();
     assertThat(server.connections()).isZero();
@@ -284,10 +271,7 @@ class ConnectionRulesTest {
         send(s, call(i, HUGE));
       }
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (server.queuedReplies() < 8 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.queuedReplies() >= 8, Duration.ofSeconds(20));
     assertThat(server.inFlight(attacker)).isEqualTo(8);
     assertThat(server.inFlight()).isEqualTo(8); // the total (32) is far off, but the address has its share
     // another machine is served at once
@@ -301,10 +285,7 @@ class ConnectionRulesTest {
     server.sweep();
     assertThat(server.counters().drain()).startsWith("2 closed not reading replies");
     assertThat(server.connections()).isEqualTo(3);
-    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (server.queuedReplies() < 8 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.queuedReplies() >= 8, Duration.ofSeconds(20));
     assertThat(server.inFlight(attacker)).isEqualTo(8);
     assertThat(ping(other, 99)).isEqualTo(99);
   }
