@@ -20,15 +20,18 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
 /**
  * The lean data path (issue 14, docs/benchmarks.md "Lean data path" and "Lean metadata path"): PutObject,
- * UploadPart, ranged GetObject, HeadObject and ListObjectsV2 over ossgw's own blocking HTTP/1.1 client
+ * UploadPart, ranged GetObject, HeadObject, ListObjectsV2, and (issue 22, "FUSE metadata operations") DeleteObject,
+ * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}) over ossgw's own blocking HTTP/1.1 client
  * ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any request this path
  * cannot carry, goes to the wrapped SDK store unchanged.
  *
@@ -51,6 +54,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
   static final int MAX_LIST_BODY = 16 << 20;
 
   private final LeanOssClient client;
+  private final LeanKeyOps keyOps;
   private final boolean contentMd5;
   private volatile CachedDate lastDate = new CachedDate("", null);
 
@@ -82,6 +86,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
         new OssV4Signer(creds.accessKeyId(), creds.accessKeySecret(), config.region()), creds.securityToken(), 512,
         (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()), config.readwriteTimeout().toMillis(),
         bodyMode, connectTo, trust);
+    this.keyOps = new LeanKeyOps(client, config.bucket());
     this.contentMd5 = config.contentMd5();
   }
 
@@ -236,6 +241,49 @@ public final class LeanDataStore extends ForwardingObjectStore {
         (c, r, crc) -> ListResultParser.parse(c.readBody(r, MAX_LIST_BODY), true), "ListObjectsV2 " + prefix);
   }
 
+  /** DeleteObject over the lean client; a missing key is not an error. */
+  @Override
+  public void deleteObject(String key) {
+    keyOps.deleteObject(key);
+  }
+
+  /**
+   * DeleteMultipleObjects (quiet) over the lean client, up to 1,000 keys; keys XML cannot carry go one DeleteObject
+   * each, and a key whose DeleteObject fails is reported as not deleted.
+   */
+  @Override
+  public List<String> deleteObjects(List<String> keys) {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    List<String> failed = keyOps.deleteObjects(keys);
+    if (failed != null) {
+      return failed;
+    }
+    failed = new ArrayList<>();
+    for (String k : keys) {
+      try {
+        keyOps.deleteObject(k);
+      } catch (StoreException e) {
+        failed.add(k);
+      }
+    }
+    return failed;
+  }
+
+  /** CopyObject over the lean client; metadata that cannot travel as plain headers goes through the SDK. */
+  @Override
+  public WriteResult copyObject(String sourceKey, String destinationKey, WriteMeta meta) {
+    Map<String, String> h = null;
+    if (meta != null) {
+      h = writeHeaders(meta);
+      if (h == null) {
+        return delegate.copyObject(sourceKey, destinationKey, meta);
+      }
+    }
+    return keyOps.copyObject(sourceKey, destinationKey, h);
+  }
+
   /** The metadata headers of a write, or null when a value cannot travel as a plain header (the SDK then sends it). */
   private static Map<String, String> writeHeaders(WriteMeta meta) {
     Map<String, String> h = new LinkedHashMap<>();
@@ -353,11 +401,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
   }
 
   private static String unquote(String etag) {
-    if (etag == null) {
-      return null;
-    }
-    String e = etag.strip();
-    return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
+    return LeanKeyOps.unquote(etag);
   }
 
   @Override

@@ -316,7 +316,10 @@ class LeanDataStoreTest {
     }
   }
 
-  /** Behind the lean path, listing, HEAD, GET and PUT never build an SDK client; the first SDK-only call does. */
+  /**
+   * Behind the lean path, listing, HEAD, GET, PUT, copies and deletes never build an SDK client; the first SDK-only
+   * call does.
+   */
   @Test
   void theSdkClientsAreBuiltOnFirstUseOnly() {
     EngineConfig c = config(emu.endpoint(), "lean", new Credentials("ak", "sk"));
@@ -328,10 +331,14 @@ class LeanDataStoreTest {
       assertThat(s.getObjectRange("lazy", 0, ByteBuffer.allocate(1), null).bytesRead()).isEqualTo(1);
       assertThat(sdk.clientsBuilt()).isZero();
       s.copyObject("lazy", "lazy2", null);
+      s.deleteObjects(List.of("lazy2"));
+      s.deleteObject("never-was");
+      assertThat(sdk.clientsBuilt()).isZero();
+      String upload = s.initiateMultipartUpload("lazy3", new WriteMeta(null, Map.of()));
       assertThat(sdk.clientsBuilt()).isEqualTo(1);
-      assertThat(s.headObject("lazy2").size()).isEqualTo(1);
+      s.abortMultipartUpload("lazy3", upload);
     }
-    assertThatThrownBy(() -> sdk.copyObject("lazy", "lazy3", null)).isInstanceOf(StoreException.class);
+    assertThatThrownBy(() -> sdk.copyObject("lazy", "lazy4", null)).isInstanceOf(StoreException.class);
   }
 
   @Test

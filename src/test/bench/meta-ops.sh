@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Gateway CPU, wall time and OSS requests of FUSE metadata operations (issue 22 item 4; numbers in docs/benchmarks.md
+# "FUSE metadata operations (issue 22 item 4)"), through one fresh mount per run:
+#   rm cold   `rm DIR/*` of $RM files in a directory the mount never listed (the glob's readdir is part of it)
+#   rm warm   the same after a `ls -l DIR` (attributes cached, only the unlinks left)
+#   mv        `mv DIR DIR2` of a directory of $MV files (the directory stat'ed first, never listed)
+# Each line: wall s, the gateway JVM's CPU-s (utime+stime from /proc/PID/stat), the emulator's request counts per OSS
+# API and the 1-minute load average. The objects (1 KiB, no x-oss-meta) are written by SeedObjects with the SDK, so
+# the gateway has never seen them. ROUNDS=n repeats the three in new directories of the same mount (warmer JIT).
+#
+# Usage (as root, from the repository root, after `./mvnw -B -q -DskipTests package -pl gateway-app,jmh -am`):
+#   src/test/bench/meta-ops.sh LABEL [MOUNT_OPTIONS] [JAVA_OPTIONS]
+# With ENDPOINT unset it starts the in-tree emulator (`./ossgw emulator`, in memory, bucket probe) and stops it on
+# exit; with ENDPOINT=http://127.0.0.1:PORT it uses that one (bucket ${BUCKET:-probe}, keys ak/sk).
+set -euo pipefail
+LABEL=$1 OPTS=${2:-} JOPTS=${3:-} RM=${RM:-1000} MV=${MV:-2000}
+ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
+EMU_PID=
+if [ -z "${ENDPOINT:-}" ]; then
+  pf=$(mktemp /tmp/meta-ops-port.XXXX); rm -f "$pf"
+  OSSGW_NO_BUILD=1 "$ROOT/ossgw" emulator --port 0 --port-file "$pf" --bucket "${BUCKET:-probe}" --access-key ak \
+    --secret-key sk >/tmp/meta-ops-emulator.log 2>&1 &
+  EMU_PID=$!
+  for _ in $(seq 600); do [ -s "$pf" ] && break; sleep 0.1; done
+  ENDPOINT=http://127.0.0.1:$(cat "$pf"); rm -f "$pf"
+fi
+export ENDPOINT
+seed() { java -cp "$ROOT/jmh/target/benchmarks.jar" io.ossgw.jmh.SeedObjects "$ENDPOINT" "${BUCKET:-probe}" ak sk \
+  "prefix=$1/f" "count=$2" size=1k threads=16 >/dev/null; }
+counters() { curl -s "$ENDPOINT/-/counters" | tr -d '{}"' | tr ',' '\n' | grep -v '^Bytes' | grep -v ':0$' | tr '\n' ' '; }
+run=$(date +%s%N)
+for r in $(seq "${ROUNDS:-1}"); do seed "rmc-$run-$r" "$RM"; seed "rmw-$run-$r" "$RM"; seed "mv-$run-$r" "$MV"; done
+. "$(dirname "$0")/fuse-mount.sh"
+bench_mount meta-ops "${EMU_PID:+kill $EMU_PID}"
+echo "$LABEL: start $(printf '%.2f' "$(echo "$(cpu)/$(getconf CLK_TCK)" | bc -l)") CPU-s, mounted in $MOUNT_S s"
+# measure NAME COMMAND...: runs the command once, timed, with the emulator's counters reset before it
+measure() {
+  local name=$1; shift
+  curl -s -XPOST "$ENDPOINT/-/counters/reset" >/dev/null
+  local c0 t0 t1 c1; c0=$(cpu); t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); c1=$(cpu)
+  printf '%s round %d %s: %.2f s, %.2f gateway CPU-s; requests: %s; load %s\n' "$LABEL" "$r" "$name" \
+    "$(echo "$t1-$t0" | bc)" "$(echo "($c1-$c0)/$(getconf CLK_TCK)" | bc -l)" "$(counters)" "$(cut -d' ' -f1 /proc/loadavg)"
+}
+rm_all() { rm -- "$1"/*; }
+for r in $(seq "${ROUNDS:-1}"); do
+  measure "rm $RM cold" rm_all "$M/rmc-$run-$r"
+  ls -l "$M/rmw-$run-$r" >/dev/null
+  measure "rm $RM warm" rm_all "$M/rmw-$run-$r"
+  stat "$M/mv-$run-$r" >/dev/null
+  measure "mv $MV" mv "$M/mv-$run-$r" "$M/mv2-$run-$r"
+  n=$(find "$M/mv2-$run-$r" -type f | wc -l)
+  [ "$n" = "$MV" ] || { echo "mv left $n of $MV files under the new name" >&2; exit 1; }
+  rm -rf "$M/mv2-$run-$r" "$M/rmc-$run-$r" "$M/rmw-$run-$r"
+done
