@@ -4,9 +4,13 @@
 #   rm cold   `rm DIR/*` of $RM files in a directory the mount never listed (the glob's readdir is part of it)
 #   rm warm   the same after a `ls -l DIR` (attributes cached, only the unlinks left)
 #   mv        `mv DIR DIR2` of a directory of $MV files (the directory stat'ed first, never listed)
-# Each line: wall s, the gateway JVM's CPU-s (utime+stime from /proc/PID/stat), the emulator's request counts per OSS
+# Each line: wall s, the gateway JVM's CPU-s (utime+stime from /proc/PID/stat; stime in brackets), the emulator's request counts per OSS
 # API and the 1-minute load average. The objects (1 KiB, no x-oss-meta) are written by SeedObjects with the SDK, so
 # the gateway has never seen them. ROUNDS=n repeats the three in new directories of the same mount (warmer JIT).
+# THREADS=1 adds the gateway's CPU per thread group (thread names without their digits) for each operation.
+# JFR=DIR records each operation with `jcmd PID JFR.start settings=profile jdk.ExecutionSample#period=1ms` (started
+# before and dumped after the measured window) into DIR/ROUND-NAME.jfr; read with `jfr view hot-methods` or
+# `jfr print --events jdk.ExecutionSample`.
 #
 # Usage (as root, from the repository root, after `./mvnw -B -q -DskipTests package -pl gateway-app,jmh -am`):
 #   src/test/bench/meta-ops.sh LABEL [MOUNT_OPTIONS] [JAVA_OPTIONS]
@@ -37,9 +41,24 @@ echo "$LABEL: start $(printf '%.2f' "$(echo "$(cpu)/$(getconf CLK_TCK)" | bc -l)
 measure() {
   local name=$1; shift
   curl -s -XPOST "$ENDPOINT/-/counters/reset" >/dev/null
-  local c0 t0 t1 c1; c0=$(cpu); t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); c1=$(cpu)
-  printf '%s round %d %s: %.2f s, %.2f gateway CPU-s; requests: %s; load %s\n' "$LABEL" "$r" "$name" \
-    "$(echo "$t1-$t0" | bc)" "$(echo "($c1-$c0)/$(getconf CLK_TCK)" | bc -l)" "$(counters)" "$(cut -d' ' -f1 /proc/loadavg)"
+  local rec="${JFR:+$JFR/$r-${name// /-}.jfr}"
+  [ -z "$rec" ] || jcmd "$PID" JFR.start name=meta-ops settings=profile jdk.ExecutionSample#period=1ms >/dev/null
+  [ -z "${THREADS:-}" ] || threads >"$WORK/threads.0"
+  local c0 t0 t1 c1 s0 s1; c0=$(cpu); s0=$(sys); t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); c1=$(cpu); s1=$(sys)
+  [ -z "${THREADS:-}" ] || { threads >"$WORK/threads.1"; echo "  CPU-s by thread: $(awk -v hz="$(getconf CLK_TCK)" \
+    'NR==FNR {a[$1]+=$2; next} {b[$1]+=$2} END {for (k in b) if (b[k]-a[k] > 0) printf "%s %.2f\n", k, (b[k]-a[k])/hz}' \
+    "$WORK/threads.0" "$WORK/threads.1" | sort -k2 -rn | head -8 | tr '\n' ';')"; }
+  [ -z "$rec" ] || jcmd "$PID" JFR.stop name=meta-ops filename="$rec" >/dev/null
+  local hz; hz=$(getconf CLK_TCK)
+  printf '%s round %d %s: %.2f s, %.2f gateway CPU-s (%.2f system); requests: %s; load %s\n' "$LABEL" "$r" "$name" \
+    "$(echo "$t1-$t0" | bc)" "$(echo "($c1-$c0)/$hz" | bc -l)" "$(echo "($s1-$s0)/$hz" | bc -l)" "$(counters)" \
+    "$(cut -d' ' -f1 /proc/loadavg)"
+}
+sys() { awk '{print $15}' "/proc/$PID/stat"; }
+# threads: one line per gateway thread, "name-without-digits ticks" (utime+stime; the name is the field in brackets)
+threads() {
+  for t in /proc/"$PID"/task/*/stat; do sed -E 's/^[0-9]+ \((.*)\) [A-Z] (.*)$/\1\t\2/' "$t" 2>/dev/null; done |
+    awk -F'\t' '{split($2, f, " "); n=$1; gsub(/[0-9]+/, "#", n); gsub(/ /, "_", n); print n, f[11]+f[12]}'
 }
 rm_all() { rm -- "$1"/*; }
 for r in $(seq "${ROUNDS:-1}"); do
