@@ -57,9 +57,14 @@ class LeanDataStoreTest {
   static void start() {
     emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("lean").credentials("ak", "sk").authEnabled(true)
         .build().start();
+    sdk = sdk(emu.endpoint());
+  }
+
+  /** aliyun-sdk-oss with V4 signatures and keys ak/sk, to check what the lean path wrote. */
+  static OSS sdk(String endpoint) {
     ClientBuilderConfiguration conf = new ClientBuilderConfiguration();
     conf.setSignatureVersion(SignVersion.V4);
-    sdk = OSSClientBuilder.create().endpoint(emu.endpoint()).credentialsProvider(new DefaultCredentialProvider("ak", "sk"))
+    return OSSClientBuilder.create().endpoint(endpoint).credentialsProvider(new DefaultCredentialProvider("ak", "sk"))
         .clientConfiguration(conf).region("cn-hangzhou").build();
   }
 

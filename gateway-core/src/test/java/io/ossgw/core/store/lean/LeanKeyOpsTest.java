@@ -3,11 +3,7 @@ package io.ossgw.core.store.lean;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.aliyun.oss.ClientBuilderConfiguration;
 import com.aliyun.oss.OSS;
-import com.aliyun.oss.OSSClientBuilder;
-import com.aliyun.oss.common.auth.DefaultCredentialProvider;
-import com.aliyun.oss.common.comm.SignVersion;
 import com.aliyun.oss.model.ObjectMetadata;
 import io.ossgw.core.config.Credentials;
 import io.ossgw.core.store.ContentSource;
@@ -46,10 +42,7 @@ class LeanKeyOpsTest {
   static void start() {
     emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("keys").credentials("ak", "sk").authEnabled(true)
         .build().start();
-    ClientBuilderConfiguration conf = new ClientBuilderConfiguration();
-    conf.setSignatureVersion(SignVersion.V4);
-    sdk = OSSClientBuilder.create().endpoint(emu.endpoint()).credentialsProvider(new DefaultCredentialProvider("ak", "sk"))
-        .clientConfiguration(conf).region("cn-hangzhou").build();
+    sdk = LeanDataStoreTest.sdk(emu.endpoint());
     store = LeanDataStoreTest.lean(LeanDataStoreTest.config(emu.endpoint(), "keys", new Credentials("ak", "sk")));
   }
 
