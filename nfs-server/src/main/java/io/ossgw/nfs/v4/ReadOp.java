@@ -61,7 +61,7 @@ final class ReadOp implements Operation<READ4args> {
     if (offset < 0 || count == 0) {
       return new READ4resok(offset < 0 || offset >= cur.size(), ByteBuffer.allocate(0));
     }
-    ByteBuffer buf = ByteBuffer.allocate(count);
+    ByteBuffer buf = ctx.replyBuffer(count); // read straight into what the reply is sent from
     try {
       ctx.server.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(ctx, t, caller, offset, buf);

@@ -30,8 +30,8 @@ final class SequenceOp implements Operation<SEQUENCE4args> {
     if (Integer.compareUnsigned(ctx.numops, s.fore().maxoperations()) > 0) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_TOO_MANY_OPS, ctx.numops + " operations");
     }
-    if (Integer.compareUnsigned(ctx.request.length, s.fore().maxrequestsize()) > 0) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_REQ_TOO_BIG, ctx.request.length + " bytes");
+    if (Integer.compareUnsigned(ctx.requestLength(), s.fore().maxrequestsize()) > 0) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_REQ_TOO_BIG, ctx.requestLength() + " bytes");
     }
     if (s.slots().begin(a.slotid(), a.sequenceid(), ctx.requestHash()) instanceof SlotTable.Replay r) {
       ctx.replay = r.reply();
