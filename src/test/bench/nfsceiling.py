@@ -138,7 +138,8 @@ class Ossgw:
         opts = f"url={self.endpoint},state_dir={self.s.work}/state,tmpdir={self.s.work}/spool"
         if self.s.gw_options:
             opts += "," + self.s.gw_options
-        java_opts = f"-Dquarkus.http.port={http} {self.s.gw_java_opts}"
+        # the gateway's own state (the NFS handle table) in the work directory, not /var/lib/ossgw
+        java_opts = f"-Dquarkus.http.port={http} -Dossgw.state-dir={self.s.work}/gateway {self.s.gw_java_opts}"
         if self.s.nmt:
             java_opts += " -XX:NativeMemoryTracking=summary"
         env = dict(self._env(), OSSGW_JAVA_OPTS=java_opts.strip())
@@ -147,6 +148,10 @@ class Ossgw:
         self.pid = self.proc.pid
         wait_port(self.port, self.proc, "the gateway")
         time.sleep(1)  # start-up's last tasks (metrics, caches) settle before the CPU is read
+
+    def counters(self):
+        """The emulator's request counters (OSS API name -> count)."""
+        return json.loads(b.http(self.endpoint + "/-/counters"))
 
     def fresh(self):
         if self.proc:
@@ -199,11 +204,14 @@ def measure(s, server, name, fn, profile=False):
     if profile and s.profile and server.name == "ossgw":
         subprocess.run([s.jcmd, str(server.pid), "JFR.start", f"name={tag}", "settings=profile"], capture_output=True)
     emu_pid = server.emu.pid if server.name == "ossgw" else None
+    oss0 = server.counters() if emu_pid else {}
     c0, e0 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
     result = fn()
     c1, e1 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
     row = {"server": server.name, "row": name, "load1": round(load, 2), "cpu_s": round(c1 - c0, 3),
            "emulator_cpu_s": round(e1 - e0, 3) if emu_pid else None, **result}
+    if emu_pid:
+        row["oss"] = {k: v for k, v in b.counter_delta(oss0, server.counters()).items() if v}
     if profile and s.profile and server.name == "ossgw":
         jfr_file = os.path.join(s.work, f"{name.replace(' ', '-')}-{tag}.jfr")
         subprocess.run([s.jcmd, str(server.pid), "JFR.stop", f"name={tag}", f"filename={jfr_file}"],
@@ -297,13 +305,14 @@ def main():
 def print_table(results):
     print(f"\n{results['started']} .. {results['finished']}; " + ", ".join(results["versions"].values()))
     print("| run | server | row | MB/s | files/s | CPU-s | CPU-s/GiB | CPU-s/1,000 files | heap MB/GiB (JFR) | "
-          "peak RSS MiB | emulator CPU-s | load |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "peak RSS MiB | emulator CPU-s | load | OSS requests |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results["rows"]:
         cell = lambda k: "" if r.get(k) is None else str(r[k])  # noqa: E731
         print(f"| {r['run']} | {r['server']} | {r['row']} | {cell('mbps')} | {cell('files_per_s')} | {cell('cpu_s')} | "
               f"{cell('cpu_per_gib')} | {cell('cpu_per_1k_files')} | {cell('alloc_mb_per_gib')} | "
-              f"{cell('peak_rss_mib')} | {cell('emulator_cpu_s')} | {r['load1']} |")
+              f"{cell('peak_rss_mib')} | {cell('emulator_cpu_s')} | {r['load1']} | "
+              + ", ".join(f"{k} {v}" for k, v in sorted(r.get("oss", {}).items()) if not k.startswith("Bytes")) + " |")
 
 
 if __name__ == "__main__":
