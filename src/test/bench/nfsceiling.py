@@ -206,10 +206,15 @@ def measure(s, server, name, fn, profile=False):
     emu_pid = server.emu.pid if server.name == "ossgw" else None
     oss0 = server.counters() if emu_pid else {}
     c0, e0 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
+    t0 = b.thread_cpu(server.pid)
     result = fn()
     c1, e1 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
+    t1 = b.thread_cpu(server.pid)
     row = {"server": server.name, "row": name, "load1": round(load, 2), "cpu_s": round(c1 - c0, 3),
            "emulator_cpu_s": round(e1 - e0, 3) if emu_pid else None, **result}
+    # where the CPU went, by thread group (live threads only: ended ones are counted in cpu_s, not here)
+    threads = {k: round(v - t0.get(k, 0), 2) for k, v in t1.items() if v - t0.get(k, 0) >= 0.05}
+    row["threads"] = dict(sorted(threads.items(), key=lambda kv: -kv[1])[:8])
     if emu_pid:
         row["oss"] = {k: v for k, v in b.counter_delta(oss0, server.counters()).items() if v}
     if profile and s.profile and server.name == "ossgw":
