@@ -5,7 +5,6 @@ import io.ossgw.core.memory.MemoryBudget;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.memory.ByteBufferWrapper;
 import org.glassfish.grizzly.memory.MemoryManager;
@@ -31,7 +30,6 @@ final class ReceiveMemory implements MemoryManager<Buffer> {
   static final int PIECE = 256 * 1024;
 
   private final BufferPool pool;
-  private final AtomicLong heapPieces = new AtomicLong();
   private final DefaultMonitoringConfig<MemoryProbe> monitoring = new DefaultMonitoringConfig<>(MemoryProbe.class);
 
   /** @param maxBytes the most direct memory the pool allocates, in bytes */
@@ -48,7 +46,6 @@ final class ReceiveMemory implements MemoryManager<Buffer> {
         return new Piece(b, pool);
       }
     }
-    heapPieces.incrementAndGet();
     return new Piece(ByteBuffer.allocate(Math.max(size, PIECE)), null);
   }
 
@@ -82,16 +79,6 @@ final class ReceiveMemory implements MemoryManager<Buffer> {
   @Override
   public MonitoringConfig<MemoryProbe> getMonitoringConfig() {
     return monitoring;
-  }
-
-  /** Direct bytes the pool has allocated (in use and idle). */
-  long pooledBytes() {
-    return pool.allocated();
-  }
-
-  /** Pieces taken from the heap because the pool was spent (since start). */
-  long heapPieces() {
-    return heapPieces.get();
   }
 
   /**

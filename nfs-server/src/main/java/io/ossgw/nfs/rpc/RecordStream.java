@@ -61,6 +61,8 @@ final class RecordStream {
   private static final int LAST = 0x80000000;
   private static final int SIZE = 0x7fffffff;
   private static final Piece[] NO_PIECES = new Piece[0];
+  /** Stands in for "no piece" in the owner deque (which takes no nulls). */
+  private static final Piece NULL_OWNER = new Piece(ByteBuffer.allocate(0), null);
 
   private final MemoryManager<?> memory;
   private final int maxRecord;
@@ -106,9 +108,6 @@ final class RecordStream {
     owners.addLast(owner == null ? NULL_OWNER : owner);
     buffered += view.remaining();
   }
-
-  /** Stands in for "no piece" in the owner deque (which takes no nulls). */
-  private static final Piece NULL_OWNER = new Piece(ByteBuffer.allocate(0), null);
 
   /** Bytes received and not yet handed out as records. */
   int buffered() {

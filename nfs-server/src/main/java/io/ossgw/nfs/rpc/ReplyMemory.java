@@ -47,11 +47,6 @@ public final class ReplyMemory {
     return new Lease(whole.duplicate().limit(size), whole, pool);
   }
 
-  /** Direct bytes both pools have allocated (in use and idle). */
-  long pooledBytes() {
-    return small.allocated() + large.allocated();
-  }
-
   /**
    * A buffer for {@code size} bytes of {@code call}'s reply data (position 0, limit {@code size}), to be encoded
    * without a copy ({@link io.ossgw.nfs.xdr.XdrWriter#bytes}) and left alone afterwards: pooled direct memory that

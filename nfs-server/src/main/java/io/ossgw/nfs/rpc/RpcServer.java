@@ -95,11 +95,6 @@ public final class RpcServer {
     return Math.min(64L << 20, io.ossgw.core.memory.MemoryBudget.maxDirectMemory() / 8);
   }
 
-  /** Receive and reply pools' direct bytes now (tests, metrics). */
-  long pooledBytes() {
-    return receiveMemory.pooledBytes() + replyMemory.pooledBytes();
-  }
-
   /** Applies the idle, incomplete-record and stalled-reply rules now (the server does it every {@link #sweepEvery}). */
   void sweep() {
     filter.table().sweep();
