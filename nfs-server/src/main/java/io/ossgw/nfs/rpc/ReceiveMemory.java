@@ -76,6 +76,11 @@ final class ReceiveMemory implements MemoryManager<Buffer> {
     return true;
   }
 
+  /** Pooled pieces in use now: held by a record stream or a call (tests). */
+  long piecesInUse() {
+    return pool.inUse();
+  }
+
   @Override
   public MonitoringConfig<MemoryProbe> getMonitoringConfig() {
     return monitoring;

@@ -47,6 +47,11 @@ public final class ReplyMemory {
     return new Lease(whole.duplicate().limit(size), whole, pool);
   }
 
+  /** Pooled buffers lent to calls now (tests). */
+  long buffersInUse() {
+    return small.inUse() + large.inUse();
+  }
+
   /**
    * A buffer for {@code size} bytes of {@code call}'s reply data (position 0, limit {@code size}), to be encoded
    * without a copy ({@link io.ossgw.nfs.xdr.XdrWriter#bytes}) and left alone afterwards: pooled direct memory that

@@ -98,6 +98,11 @@ public final class RpcServer {
     return Math.min(64L << 20, io.ossgw.core.memory.MemoryBudget.maxDirectMemory() / 8);
   }
 
+  /** Pooled receive pieces and reply buffers in use now, together (tests: all go back when the calls end). */
+  long pooledInUse() {
+    return receiveMemory.piecesInUse() + replyMemory.buffersInUse();
+  }
+
   /** Applies the idle, incomplete-record and stalled-reply rules now (the server does it every {@link #sweepEvery}). */
   void sweep() {
     filter.table().sweep();
