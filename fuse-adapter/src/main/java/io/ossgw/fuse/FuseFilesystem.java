@@ -232,9 +232,6 @@ public final class FuseFilesystem {
     return dirs.open();
   }
 
-  /** Entries asked of the engine per step: about what one 4 KiB READDIRPLUS buffer holds. */
-  static final int READDIR_STEP = 64;
-
   /**
    * readdir in offset mode: from {@code offset} (0 at the start, else what the kernel got with the last entry it
    * kept), as many entries as the kernel's buffer takes, read page by page from the engine ({@link
@@ -267,26 +264,32 @@ public final class FuseFilesystem {
         skip = index; // an offset this cursor no longer knows: count from the start
       }
       cursor.startAt(index);
-      while (true) {
-        DirPage page = vfs.readdir(path, after, (int) Math.min(READDIR_STEP + skip, 1000));
-        for (DirEntry e : page.entries()) {
-          if (skip > 0) {
-            skip--;
-            continue;
+      int taken = 0;
+      try {
+        while (true) {
+          DirPage page = vfs.readdir(path, after, (int) Math.min(cursor.ask() + skip, 1000));
+          for (DirEntry e : page.entries()) {
+            if (skip > 0) {
+              skip--;
+              continue;
+            }
+            String name = e.name();
+            if (!FuseNames.presentable(name)) {
+              errorLog.skippedName(path, name);
+            } else if (filler.add(name, e.attr(), OpenDirs.FIRST + index)) {
+              return 0;
+            }
+            cursor.handedOut(e.position());
+            index++;
+            taken++;
           }
-          String name = e.name();
-          if (!FuseNames.presentable(name)) {
-            errorLog.skippedName(path, name);
-          } else if (filler.add(name, e.attr(), OpenDirs.FIRST + index)) {
+          if (page.eof()) {
             return 0;
           }
-          cursor.handedOut(e.position());
-          index++;
+          after = page.resumeAfter(after);
         }
-        if (page.eof()) {
-          return 0;
-        }
-        after = page.resumeAfter(after);
+      } finally {
+        cursor.took(taken);
       }
     });
   }

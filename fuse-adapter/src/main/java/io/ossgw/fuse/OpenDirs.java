@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class OpenDirs {
   /** Offset of the first real entry: the k-th entry has offset {@code FIRST + k}. */
   static final long FIRST = 3;
+  /** Entries asked of the engine by a cursor's first READDIR. */
+  static final int FIRST_ASK = 32;
 
   /** One open directory's position. */
   static final class Cursor {
@@ -28,6 +30,23 @@ final class OpenDirs {
     private List<String> positions = new ArrayList<>();
     private long prevBase;
     private List<String> prev = List.of();
+    private int taken = FIRST_ASK;
+
+    /**
+     * Entries to ask the engine for in the next step: as many as the kernel's buffer took last time and two more (a
+     * 4 KiB buffer takes about 25 READDIRPLUS entries or 100 READDIR ones), so the engine numbers and copies few
+     * entries the buffer then has no room for.
+     */
+    synchronized int ask() {
+      return Math.max(8, Math.min(512, taken + 2));
+    }
+
+    /** The last READDIR call put {@code n} entries into the kernel's buffer. */
+    synchronized void took(int n) {
+      if (n > 0) {
+        taken = n;
+      }
+    }
 
     /** The position of entry {@code index}, or null when neither of the last two calls handed it out. */
     synchronized String positionOf(long index) {
