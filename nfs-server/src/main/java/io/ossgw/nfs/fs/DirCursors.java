@@ -59,7 +59,8 @@ public final class DirCursors {
     /** index -> position of every spacing-th entry. */
     final TreeMap<Long, String> checkpoints = new TreeMap<>();
     long spacing = CHECKPOINT_EVERY;
-    long bytes;
+    /** The heap the session holds (its positions), kept up to date as they come and go. */
+    long bytes = 192;
 
     Session(int exportId, long dirFileid) {
       this.exportId = exportId;
@@ -78,6 +79,9 @@ public final class DirCursors {
     }
 
     synchronized void startReply(long index) {
+      for (String p : recent) {
+        bytes -= Footprint.string(p) + 8;
+      }
       recentBase = index;
       recent = new ArrayList<>();
     }
@@ -85,30 +89,31 @@ public final class DirCursors {
     synchronized void handedOut(long index, String position) {
       if (recent.size() < RECENT && index == recentBase + recent.size()) {
         recent.add(position);
+        bytes += Footprint.string(position) + 8;
       }
       if (index % spacing == 0) {
-        checkpoints.put(index, position);
+        String old = checkpoints.put(index, position);
+        bytes += Footprint.string(position) + 48 - (old == null ? 0 : Footprint.string(old) + 48);
         while (checkpoints.size() > MAX_CHECKPOINTS) { // thin evenly: every (2 x spacing)-th entry stays
           spacing *= 2;
           long s = spacing;
-          checkpoints.keySet().removeIf(i -> i % s != 0);
+          for (var it = checkpoints.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getKey() % s != 0) {
+              bytes -= Footprint.string(e.getValue()) + 48;
+              it.remove();
+            }
+          }
         }
       }
     }
 
     synchronized void endReply(long last, String position) {
       if (position != null) {
+        bytes += Footprint.string(position) - Footprint.string(lastPosition);
         lastIndex = last;
         lastPosition = position;
       }
-      long b = 192 + Footprint.string(lastPosition);
-      for (String p : recent) {
-        b += Footprint.string(p) + 8;
-      }
-      for (String p : checkpoints.values()) {
-        b += Footprint.string(p) + 48;
-      }
-      bytes = b;
     }
   }
 
