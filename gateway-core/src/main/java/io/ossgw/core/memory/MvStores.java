@@ -19,8 +19,15 @@ public final class MvStores {
 
   private MvStores() {}
 
-  /** The page cache of one store: a sixty-fourth of the heap, between 2 and 16 MB. */
+  /**
+   * The page cache of one store: a sixty-fourth of the heap, between 2 and 16 MB ({@code -Dio.ossgw.mvstore.cache_mb=N}
+   * sets it, for measurements).
+   */
   public static int cacheMb() {
+    Integer forced = Integer.getInteger("io.ossgw.mvstore.cache_mb");
+    if (forced != null) {
+      return Math.max(1, forced);
+    }
     long heapMb = Runtime.getRuntime().maxMemory() >> 20;
     return (int) Math.max(2, Math.min(16, heapMb / 64));
   }
