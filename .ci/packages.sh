@@ -7,6 +7,7 @@
 # `fuse` is only installed when neither is there: installing it would remove fuse3, which other FUSE software needs.
 # libfuse3-3 is the library alone (the default jfuse binding; as root it mounts with mount(2), as another user it
 # needs fusermount3 from fuse3) and coexists with both; without it the gateway falls back to jnr-fuse.
+# stunnel4: the TLS terminator in front of the emulator for the https:// e2e tests (src/test/e2e/test_https.py).
 
 # apt-get that waits up to 10 min for the dpkg lock (another apt/unattended-upgrades run) instead of failing at once.
 CI_APT=(apt-get -o DPkg::Lock::Timeout=600)
@@ -18,7 +19,7 @@ ci_installed() { # package -> status 0 when dpkg has it installed
 # Prints the missing packages, one per line.
 ci_missing_packages() {
   local p
-  for p in libfuse2 fio attr python3-venv libnfs-utils libfuse3-3; do
+  for p in libfuse2 fio attr python3-venv libnfs-utils libfuse3-3 stunnel4; do
     ci_installed "$p" || echo "$p"
   done
   ci_installed fuse || ci_installed fuse3 || echo fuse

@@ -5,7 +5,7 @@ it, turns that into results.md, chart.png and the docs/benchmarks.md headline).
 
 Knobs (environment, sizes like 1g / 128k): SEQ_SIZE=1g SMALL_COUNT=10000 SMALL_SIZE=128k SMALL_THREADS=128
 LS_COUNTS=1000,3000 LS_FILE_SIZE=1k DR_FILES=10 DR_SIZE=256m SB_FILES=128 SB_FILE_SIZE=8m SB_TIME=20 SB_FLAGS=direct
-RND_TIME=10 STEPS=seq,small,ls,touch,dr,sysbench,nfs,smb PROFILE=1 GW_JAVA_OPTS="" GW_OPTIONS="opt=v,flag"
+RND_TIME=10 STEPS=seq,https,small,ls,touch,dr,sysbench,nfs,smb PROFILE=1 GW_JAVA_OPTS="" GW_OPTIONS="opt=v,flag"
 DR_OPTIONS="direct_read"."""
 import json
 import os
@@ -50,7 +50,7 @@ class Bench:
         self.sb_files, self.sb_file_size = int(e("SB_FILES", "128")), size(e("SB_FILE_SIZE", "8m"))
         self.sb_time, self.rnd_time = int(e("SB_TIME", "20")), int(e("RND_TIME", "10"))
         self.sb_flags = e("SB_FLAGS", "direct")
-        self.steps = e("STEPS", "seq,small,ls,touch,dr,sysbench,nfs,smb").split(",")
+        self.steps = e("STEPS", "seq,https,small,ls,touch,dr,sysbench,nfs,smb").split(",")
         self.profile = e("PROFILE", "1") == "1"
         self.gw_java_opts = e("GW_JAVA_OPTS", "").split()
         # the JIT mode users run: ./ossgw and the image's entrypoint start the gateway with C1 only unless the user's
@@ -72,7 +72,7 @@ class Bench:
         self.gw = None
 
     # --- plumbing -------------------------------------------------------------------------------------------------
-    def gateway(self, extra=None, fresh=True, java_opts=(), config=()):
+    def gateway(self, extra=None, fresh=True, java_opts=(), config=(), endpoint=None):
         """A gateway with the default options (+ GW_OPTIONS, + extra) and more config lines; fresh = state dir wiped
         (never seen a key)."""
         if self.gw:
@@ -82,7 +82,7 @@ class Bench:
         opts = dict(self.gw_options, **(extra or {}))
         log(f"gateway up, options {opts or 'default'}")
         self.gw = b.Gateway(self.java, self.app, self.work, self.emu, BUCKET, self.passwd, opts,
-                            [*self.gw_java_opts, *java_opts], config)
+                            [*self.gw_java_opts, *java_opts], config, endpoint)
         return self.gw
 
     def tool(self, cls, *args):
@@ -222,6 +222,44 @@ class Bench:
                      1.5 if jobs == 1 else 1.2,
                      f"fio's own figure: {j['jobs'][0]['read']['bw_bytes'] / 1e6:.1f} MB/s", native="curl-get")
         os.unlink(f)
+
+    # --- 1 + 2 over TLS (issue 22): the same fio rows against an https:// endpoint ---------------------------------------
+    def step_https(self):
+        """The sequential write and 1-job cold read of step seq again through a fresh gateway whose endpoint is
+        https:// (stunnel in front of the same emulator, a CA made for the run trusted through javax.net.ssl.trustStore),
+        each row beside the same run's http:// row: CPU per GiB (target <= 1.2x) and MB/s (target >= 0.9x); with the
+        TLS sessions stunnel negotiated and resumed."""
+        front = b.TlsFront(self.java, self.work, self.emu)
+        try:
+            gw = self.gateway(java_opts=front.java_opts, endpoint=front.endpoint)
+            f = os.path.join(gw.mnt, "fio-tls.bin")
+            common = [f"--filename={f}", f"--size={self.seq}"]
+            plain = {r["name"]: r for r in self.results["rows"]}
+            for name, args, ceil, nat in (
+                    ("fio seq write 1 MiB, 1 job, direct=1", ["--name=seqwr", "--rw=write", "--direct=1",
+                                                              "--fallocate=none", "--end_fsync=1", *common], "put",
+                     "curl-put"),
+                    ("fio seq read 1 MiB, 1 job(s), cold cache", ["--name=seqrd", "--rw=read", "--direct=0",
+                                                                  *common], "get", "curl-get")):
+                if "read" in name:
+                    b.drop_caches()
+                hs0 = front.handshakes()
+                (wall, _), ctx = self.measure(name + ", https://", lambda: self.fio(args), True)
+                hs1 = front.handshakes()
+                note = f"TLS sessions: {hs1[0] - hs0[0]} new, {hs1[1] - hs0[1]} resumed (stunnel)"
+                p = plain.get(name)
+                if p and p.get("cpu_per_gib") and ctx.get("cpu_gateway_s"):
+                    cpu = ctx["cpu_gateway_s"] / (self.seq / 2**30)
+                    note += (f"; {cpu / p['cpu_per_gib']:.2f}x the CPU per GiB and "
+                             f"{self.seq / 1e6 / wall / p['mbps']:.2f}x the MB/s of the http:// row "
+                             "(targets <= 1.2x, >= 0.9x)")
+                self.row(name + ", https://", self.seq, wall, ctx, ceil, None, note, native=nat)
+            os.unlink(f)
+        finally:
+            if self.gw:
+                self.gw.stop()
+                self.gw = None
+            front.stop()
 
     # --- 3: many small files ----------------------------------------------------------------------------------------
     def step_small(self):

@@ -258,11 +258,56 @@ class Emulator:
         self.proc.stop()
 
 
+class TlsFront:
+    """stunnel (Debian's stunnel4, OpenSSL) on 127.0.0.1 in front of the emulator, with a certificate for 127.0.0.1
+    issued by a CA made for the run (openssl): the https:// rows of issue 22. `endpoint` is https://127.0.0.1:PORT,
+    `java_opts` the JVM options that make the gateway trust the CA (javax.net.ssl.trustStore, a PKCS12 made with the
+    JDK's keytool). stunnel's own CPU is not the gateway's and is not counted."""
+
+    def __init__(self, java, work, emulator):
+        d = os.path.join(work, "tls")
+        os.makedirs(d, exist_ok=True)
+
+        def run(*argv):
+            subprocess.run(argv, cwd=d, check=True, capture_output=True, timeout=120)
+        run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+            "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=ossgw bench CA")
+        run("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+            "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+        with open(os.path.join(d, "ext.cnf"), "w") as f:
+            f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
+        run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf")
+        run(os.path.join(os.path.dirname(java), "keytool"), "-importcert", "-noprompt", "-alias", "ca", "-file",
+            "ca.pem", "-keystore", "trust.p12", "-storetype", "PKCS12", "-storepass", "changeit")
+        port = free_port()
+        self.log_path = os.path.join(d, "stunnel.log")
+        conf = os.path.join(d, "stunnel.conf")
+        with open(conf, "w") as f:
+            f.write(f"foreground = yes\npid =\ndebug = 6\noutput = {self.log_path}\n[oss]\n"
+                    f"accept = 127.0.0.1:{port}\nconnect = 127.0.0.1:{emulator.port}\n"
+                    f"cert = {d}/server.pem\nkey = {d}/server.key\n")
+        stunnel = shutil.which("stunnel4") or shutil.which("stunnel")
+        self.proc = Proc([stunnel, conf], os.path.join(d, "stunnel.out"))
+        self.endpoint = f"https://127.0.0.1:{port}"
+        self.java_opts = [f"-Djavax.net.ssl.trustStore={d}/trust.p12", "-Djavax.net.ssl.trustStorePassword=changeit"]
+        wait_until(lambda: os.path.exists(self.log_path) and "Accepting new connections" in open(self.log_path).read(),
+                   60, "stunnel")
+
+    def handshakes(self):
+        """(new, resumed) TLS sessions stunnel has logged so far."""
+        text = open(self.log_path, errors="replace").read()
+        return text.count("new session negotiated"), text.count("previous session reused")
+
+    def stop(self):
+        self.proc.stop()
+
+
 class Gateway:
     """`ossgw serve --config` with one FUSE mount `bench` of the bucket (and the config lines given); metrics on a free
-    HTTP port."""
+    HTTP port. `endpoint` replaces the emulator's own (the https:// of a TlsFront)."""
 
-    def __init__(self, java, app_jar, work, emulator, bucket, passwd, options, java_opts=(), config=()):
+    def __init__(self, java, app_jar, work, emulator, bucket, passwd, options, java_opts=(), config=(), endpoint=None):
         self.mnt = os.path.join(work, "mnt")
         self.state = os.path.join(work, "state")
         self.tmp = os.path.join(work, "spool")
@@ -270,7 +315,7 @@ class Gateway:
             os.makedirs(d, exist_ok=True)
         self.port = free_port()
         lines = ["quarkus.http.host=127.0.0.1", f"quarkus.http.port={self.port}",
-                 f"ossgw.oss.endpoint={emulator.endpoint}", f"ossgw.oss.passwd-file={passwd}",
+                 f"ossgw.oss.endpoint={endpoint or emulator.endpoint}", f"ossgw.oss.passwd-file={passwd}",
                  f"ossgw.state-dir={self.state}", f"ossgw.mounts.bench.bucket={bucket}",
                  f"ossgw.mounts.bench.mountpoint={self.mnt}", f"ossgw.mounts.bench.options.tmpdir={self.tmp}"]
         lines += [f"ossgw.mounts.bench.options.{k}={v}" for k, v in options.items()]

@@ -13,7 +13,7 @@ P=$(( 20000 + RANDOM % 20000 )); H=$(( 40000 + RANDOM % 20000 ))
 OSSGW_JAVA_OPTS="$JOPTS -Dquarkus.http.port=$H" "$ROOT/ossgw" serve "${BUCKET:-probe}" --nfs --nfs-port $P -o "url=$ENDPOINT,state_dir=$W/state" > $W/serve.log 2>&1 &
 SP=$!
 trap 'kill $SP 2>/dev/null; wait $SP 2>/dev/null; rm -rf $W' EXIT
-for i in $(seq 60); do grep -q "NFS" $W/serve.log 2>/dev/null && nc -z 127.0.0.1 $P 2>/dev/null && break; sleep 1; done
+for i in $(seq 300); do grep -q "NFS" $W/serve.log 2>/dev/null && nc -z 127.0.0.1 $P 2>/dev/null && break; sleep 1; done  # a loaded machine starts slowly
 sleep 2
 JP=$SP
 cpu() { awk '{print $14+$15}' /proc/$JP/stat; }

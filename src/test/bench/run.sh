@@ -11,7 +11,7 @@
 #              BENCH_NO_BUILD=1 (reuse the jars built by the previous run)
 #              BENCH_OUT=docs/bench/<UTC date> (<UTC date>-<HHMM> when that exists)
 #              UPDATE_DOCS=1 (0: leave docs/benchmarks.md alone)
-#              and the workload knobs of bench.py (SEQ_SIZE=1g, SMALL_COUNT=10000, STEPS=seq,small,ls,touch,dr,sysbench,nfs,smb ...)
+#              and the workload knobs of bench.py (SEQ_SIZE=1g, SMALL_COUNT=10000, STEPS=seq,https,small,ls,touch,dr,sysbench,nfs,smb ...)
 set -euo pipefail
 HERE="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
@@ -24,7 +24,7 @@ die() { echo "bench: $*" >&2; exit 1; }
 (( EUID == 0 )) || die "run as root (drop_caches and FUSE mounts need it)"
 
 # --- tools
-PKGS=(fio sysbench fuse libfuse2 libnfs-utils python3-venv procps curl)
+PKGS=(fio sysbench fuse libfuse2 libnfs-utils python3-venv procps curl stunnel4 openssl)
 missing=()
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for p in "${PKGS[@]}"; do

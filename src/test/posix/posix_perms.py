@@ -28,8 +28,9 @@ def file_modes(s, d):
     write(p, b"data")
     os.chown(p, UID, GID)
     who = {"owner": (UID, GID, ()), "group": (UID2, GID2, (GID,)), "other": (UID2, GID2, ())}
+    # 0o477 and 0o277: the owner class binds the owner even where group and other may do more (open/06.t)
     for mode in (0o000, 0o400, 0o200, 0o600, 0o040, 0o020, 0o060, 0o004, 0o002, 0o006, 0o644, 0o640, 0o604, 0o446,
-                 0o464, 0o777):
+                 0o464, 0o477, 0o277, 0o777):
         os.chmod(p, mode)
         for name, (uid, gid, groups) in who.items():
             for want, flags in (("r", os.O_RDONLY), ("w", os.O_WRONLY)):
@@ -109,6 +110,9 @@ def chmod_chown(s, d):
     s.check("chown.no-change", as_user(UID, GID, lambda: os.chown(q, -1, -1)), "OK")
     s.check("chown.other", as_user(UID2, GID2, lambda: os.chown(q, UID2, GID2)), "EPERM")
     s.value("chown.other-unchanged", "uid", os.stat(q).st_uid, UID)
+    # a non-owner may not even "change" the ids to the ones the file has (chown/07.t)
+    s.check("chown.other-to-current-ids", as_user(UID2, GID2, lambda: os.chown(q, UID, GID)), "EPERM")
+    s.check("chown.other-to-current-group", as_user(UID2, GID2, lambda: os.chown(q, -1, GID), (GID,)), "EPERM")
     os.mkdir(j(d, "dir"))
     s.expect("chown.root-dir", "OK", os.chown, j(d, "dir"), UID2, GID2)
     s.value("chown.root-dir-uid", "uid", os.stat(j(d, "dir")).st_uid, UID2)
@@ -116,6 +120,8 @@ def chmod_chown(s, d):
     s.expect("chown.lchown", "OK", os.lchown, j(d, "ln"), UID, GID)
     s.value("chown.lchown-link", "uid", os.lstat(j(d, "ln")).st_uid, UID)
     s.value("chown.lchown-not-target", "gid", os.stat(j(d, "g")).st_gid, GID)
+    s.check("chown.lchown-other-to-current-ids", as_user(UID2, GID2, lambda: os.lchown(j(d, "ln"), UID, GID)),
+            "EPERM")
     x = j(d, "suid")
     write(x, b"#!/bin/sh\n", 0o755)
     os.chmod(x, 0o4755)
@@ -142,6 +148,35 @@ def sticky(s, d):
     as_user(UID, GID, lambda: write(j(t, "d"), b"d"))
     s.check("sticky.dir-owner-unlink", as_user(UID2, GID2, lambda: os.unlink(j(t, "d"))), "OK")
     s.value("sticky.mode", "mode", oct(stat.S_IMODE(os.stat(t).st_mode)), oct(0o1777))
+
+
+def rename_dirs(s, d):
+    """Moving a directory to another parent rewrites its "..": it needs write permission on the directory itself,
+    even where the sticky bit lets the caller move it (rename/09.t); within its parent, and for files, it does not."""
+    src = j(d, "src")  # sticky and the caller's: the sticky bit allows every move out of it
+    os.mkdir(src)
+    os.chown(src, UID, GID)
+    os.chmod(src, 0o1777)
+    dst = j(d, "dst")
+    os.mkdir(dst)
+    os.chmod(dst, 0o777)
+    for owner in (0, UID2):
+        sub = j(src, f"d{owner}")
+        os.mkdir(sub, 0o755)
+        os.chown(sub, owner, owner)
+        s.check(f"rename.dir-to-other-parent-not-writable:{owner}",
+                as_user(UID, GID, lambda: os.rename(sub, j(dst, f"d{owner}"))), "EACCES")
+        s.check(f"rename.dir-same-parent-not-writable:{owner}",
+                as_user(UID, GID, lambda: os.rename(sub, j(src, f"e{owner}"))), "OK")
+    open_dir = j(src, "writable")
+    os.mkdir(open_dir)
+    os.chown(open_dir, UID2, GID2)
+    os.chmod(open_dir, 0o777)
+    s.check("rename.dir-to-other-parent-writable", as_user(UID, GID, lambda: os.rename(open_dir, j(dst, "w"))), "OK")
+    write(j(src, "f"), b"f")
+    os.chown(j(src, "f"), UID2, GID2)
+    s.check("rename.file-to-other-parent", as_user(UID, GID, lambda: os.rename(j(src, "f"), j(dst, "f"))), "OK")
+    s.expect("rename.dir-to-other-parent-by-root", "OK", os.rename, j(src, "e0"), j(dst, "e0"))
 
 
 def utime_perms(s, d):
@@ -184,6 +219,7 @@ CASES = [
     ("permissions-dirs", dir_modes),
     ("chmod-chown", chmod_chown),
     ("sticky", sticky),
+    ("rename-directories", rename_dirs),
     ("utime-permissions", utime_perms),
     ("setid-bits", setid_bits),
 ]

@@ -56,8 +56,8 @@ import java.time.Duration;
  * @param incompleteMpuAbort at start-up, abort every multipart upload under the prefix initiated longer ago than this
  *     ({@code incomplete_mpu_abort=}, ossfs's age form; {@link Duration#ZERO} for {@code all}), or null when off (the
  *     default: only the uploads this mount's own earlier runs left are aborted)
- * @param leanDataPath PutObject, UploadPart and ranged GetObject over ossgw's own HTTP/1.1 client when the endpoint
- *     is plain HTTP and signatures are V4 ({@code data_path=lean}, the default), or always through aliyun-sdk-oss
+ * @param leanDataPath PutObject, UploadPart, ranged GetObject, HeadObject and ListObjectsV2 over ossgw's own HTTP/1.1
+ *     client (http:// or https://) when signatures are V4 ({@code data_path=lean}, the default), or always through aliyun-sdk-oss
  *     ({@code data_path=sdk}); docs/benchmarks.md "Lean data path"
  */
 public record EngineConfig(

@@ -18,6 +18,7 @@ import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.RetryingObjectStore;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.aliyun.AliyunObjectStore;
+import io.ossgw.core.store.tls.TlsErrors;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.core.write.OrphanUploads;
 import io.ossgw.core.write.RecordingObjectStore;
@@ -222,6 +223,12 @@ public final class Engine implements AutoCloseable {
     try {
       store.listObjectsV2(config.prefix(), "/", null, null, 1);
     } catch (StoreException e) {
+      if (e.code() != null && e.code().startsWith("Tls")) { // TlsErrors: an untrusted server stays untrusted
+        String m = e.getMessage();
+        throw new EngineException("cannot check bucket " + where + ": " + m.substring(m.indexOf(": ") + 2)
+            + (e.code().equals(TlsErrors.CERTIFICATE) ? " (README.md \"HTTPS\": add the CA to the JVM trust store "
+                + "with -Djavax.net.ssl.trustStore=, or to the system CA bundle)" : ""), e);
+      }
       String msg = switch (e.kind()) {
         case NO_SUCH_BUCKET -> "bucket " + where + " does not exist (NoSuchBucket)";
         case ACCESS_DENIED -> "access to bucket " + where + " denied (" + e.code()

@@ -41,6 +41,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class DataPathCpuProbe {
   private static final String BUCKET = "probe";
   private static final long GIB = 1L << 30;
+  /** Bytes each transfer moves ({@code -Dossgw.probe.mib=}, default 1024); figures are per GiB whatever it is. */
+  private static final long SIZE = Long.getLong("ossgw.probe.mib", 1024) << 20;
   private static final int PART = 8 << 20;
   private static final int RANGE = 4 << 20;
   private static final com.sun.management.OperatingSystemMXBean OS =
@@ -48,6 +50,11 @@ class DataPathCpuProbe {
 
   interface Transfer {
     void run() throws Exception;
+  }
+
+  /** The probe without JUnit (JVM options of one's choosing: {@code java -cp ... DataPathCpuProbe}). */
+  public static void main(String[] args) throws Exception {
+    new DataPathCpuProbe().cpuPerGib();
   }
 
   @Test
@@ -66,7 +73,7 @@ class DataPathCpuProbe {
         ObjectStore lean = LeanDataStore.wrap(new AliyunObjectStore(config), config, false);
         ObjectStore sendfile = LeanDataStore.wrap(new AliyunObjectStore(config), config, true)) {
       ByteBuffer fill = ByteBuffer.allocate(1 << 20);
-      for (long at = 0; at < GIB; at += fill.capacity()) {
+      for (long at = 0; at < SIZE; at += fill.capacity()) {
         for (int i = 0; i < fill.capacity(); i += 8) {
           fill.putLong(i, at + i * 0x9E3779B97F4A7C15L);
         }
@@ -75,7 +82,7 @@ class DataPathCpuProbe {
       // the object all clients read: 1 GiB, written once
       String id = sdk.initiateMultipartUpload("big", new WriteMeta(null, Map.of()));
       List<PartETag> parts = new ArrayList<>();
-      for (int p = 0; p < GIB / PART; p++) {
+      for (int p = 0; p < SIZE / PART; p++) {
         parts.add(sdk.uploadPart("big", id, p + 1, ContentSource.ofFileRange(ch, (long) p * PART, PART)));
       }
       sdk.completeMultipartUpload("big", id, parts);
@@ -94,13 +101,13 @@ class DataPathCpuProbe {
           ObjectStore s = e.getValue();
           measure(e.getKey() + " put", round, () -> {
             String up = sdk.initiateMultipartUpload("up-" + e.getKey(), new WriteMeta(null, Map.of()));
-            for (int p = 0; p < GIB / PART; p++) {
+            for (int p = 0; p < SIZE / PART; p++) {
               s.uploadPart("up-" + e.getKey(), up, p + 1, ContentSource.ofFileRange(ch, (long) p * PART, PART));
             }
             sdk.abortMultipartUpload("up-" + e.getKey(), up);
           });
           measure(e.getKey() + " get", round, () -> {
-            for (long off = 0; off < GIB; off += RANGE) {
+            for (long off = 0; off < SIZE; off += RANGE) {
               s.getObjectRange("big", off, dst.clear(), null);
             }
           });
@@ -108,7 +115,7 @@ class DataPathCpuProbe {
         if (only.contains("jdk")) {
           measure("java.net.http put", round, () -> {
             String up = sdk.initiateMultipartUpload("up-jdk", new WriteMeta(null, Map.of()));
-            for (int p = 0; p < GIB / PART; p++) {
+            for (int p = 0; p < SIZE / PART; p++) {
               long start = (long) p * PART;
               HttpRequest.Builder b = signed(signer, endpoint, "PUT", "up-jdk",
                   Map.of("partNumber", Integer.toString(p + 1), "uploadId", up));
@@ -122,7 +129,7 @@ class DataPathCpuProbe {
             sdk.abortMultipartUpload("up-jdk", up);
           });
           measure("java.net.http get", round, () -> {
-            for (long off = 0; off < GIB; off += RANGE) {
+            for (long off = 0; off < SIZE; off += RANGE) {
               HttpRequest.Builder b = signed(signer, endpoint, "GET", "big", Map.of());
               b.header("Range", "bytes=" + off + "-" + (off + RANGE - 1));
               HttpResponse<byte[]> r = http.send(b.GET().build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -163,11 +170,12 @@ class DataPathCpuProbe {
     long th0 = threads.getCurrentThreadCpuTime();
     long w0 = System.nanoTime();
     t.run();
-    double cpu = (OS.getProcessCpuTime() - cpu0) / 1e9;
-    double th = (threads.getCurrentThreadCpuTime() - th0) / 1e9;
+    double scale = (double) GIB / SIZE;
+    double cpu = (OS.getProcessCpuTime() - cpu0) / 1e9 * scale;
+    double th = (threads.getCurrentThreadCpuTime() - th0) / 1e9 * scale;
     double wall = (System.nanoTime() - w0) / 1e9;
     double load = OS.getSystemLoadAverage();
     System.out.printf(Locale.ROOT, "PROBE %-22s round %d: process %.2f CPU-s/GiB, thread %.2f, wall %.2f s (%.0f MB/s), load %.1f%n",
-        what, round + 1, cpu, th, wall, GIB / wall / 1e6, load);
+        what, round + 1, cpu, th, wall, SIZE / wall / 1e6, load);
   }
 }

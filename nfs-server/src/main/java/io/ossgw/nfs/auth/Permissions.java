@@ -1,14 +1,19 @@
 package io.ossgw.nfs.auth;
 
 import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.nfs.xdr.Nfs3;
 
 /**
  * POSIX permission checks from mode, uid and gid, as the NFS server applies them before it asks the VFS (which trusts
- * its callers). Root (uid 0 after squashing) may do anything except execute a file without any x bit. Like knfsd,
- * the owner may read and write a file regardless of its mode bits: a process may create a file 0444 and still write
- * it through the descriptor it opened, and NFS v3 has no open to remember that.
+ * its callers), shared by NFSv3, NFSv4.1 and NLM. The Linux NFS client leaves most of them to the server (it skips
+ * write checks on directories and, over v4, the write check of an open), so they follow Linux's own: {@link
+ * #allowed} is generic_permission (the owner class applies to the owner even when group or other would allow more;
+ * root, uid 0 after squashing, may do anything except execute a file without any x bit), {@link #stickyAllows} and
+ * {@link #renameRefusal} are may_delete and vfs_rename. Only READ and WRITE (and a SETATTR of the size) have knfsd's
+ * owner override ({@link #dataAccess}): a process may create a file 0444 and still write it through the descriptor
+ * it opened, and NFSv3 has no open to remember that.
  */
 public final class Permissions {
   public static final int R = 4;
@@ -45,10 +50,43 @@ public final class Permissions {
 
   /**
    * Sticky directories (mode 01000): only the owner of the entry, the owner of the directory, or root may remove or
-   * rename it.
+   * rename it, or replace it by a rename (Linux check_sticky). A refusal is EPERM (NFS3ERR_PERM, NFS4ERR_PERM), as
+   * Linux's may_delete answers.
    */
   public static boolean stickyAllows(FileAttr dir, FileAttr entry, Caller c) {
     return (dir.mode() & 01000) == 0 || c.uid() == 0 || c.uid() == dir.uid() || c.uid() == entry.uid();
+  }
+
+  /**
+   * The checks of a rename past write and search permission on both directories and the sticky bit on the source
+   * (Linux vfs_rename, in its order): an existing target in a sticky directory must be one the caller may remove
+   * (EPERM), and a directory moved to another parent needs write permission on itself, since its ".." changes
+   * (EACCES; pjdfstest rename/09.t). Within one directory a directory needs none.
+   *
+   * @param toDir the target directory
+   * @param target the entry the rename replaces, or null when the new name is free
+   * @param source the entry renamed
+   * @param sameParent whether the source stays in its directory
+   * @return null when allowed, else {@link Errno#EPERM} or {@link Errno#EACCES}
+   */
+  public static Errno renameRefusal(FileAttr toDir, FileAttr target, FileAttr source, boolean sameParent, Caller c) {
+    if (target != null && !stickyAllows(toDir, target, c)) {
+      return Errno.EPERM;
+    }
+    if (source.isDirectory() && !sameParent && !allowed(source, c, W)) {
+      return Errno.EACCES;
+    }
+    return null;
+  }
+
+  /**
+   * NLM TEST and LOCK: the caller must be able to open the file at all, with read or write permission, or own it.
+   * knfsd asks for read permission or ownership (NFSD_MAY_LOCK); write permission is accepted too, since fcntl(2)
+   * takes a write lock through a descriptor open for writing only. UNLOCK and CANCEL need nothing, so a lock can
+   * always be let go after a chmod.
+   */
+  public static boolean mayLock(FileAttr a, Caller c) {
+    return c.uid() == a.uid() || allowed(a, c, R) || allowed(a, c, W);
   }
 
   /**

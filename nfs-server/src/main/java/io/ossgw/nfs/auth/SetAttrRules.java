@@ -40,8 +40,9 @@ public final class SetAttrRules {
    * @param gid the requested group, or null
    * @param truncate whether the size changes (needs write permission, or ownership)
    * @return the mode to store, or null to leave it unchanged
-   * @throws Refused chmod by a non-owner, chown by a non-root caller, chgrp to a group the owner is not in (EPERM),
-   *     a size change without write permission (EACCES)
+   * @throws Refused chmod by a non-owner, chown to another uid by a non-root caller, chgrp to a group the owner is
+   *     not in, any owner or group by a caller that is neither root nor the owner, even to the current ids (Linux
+   *     setattr_prepare; pjdfstest chown/07.t) (EPERM); a size change without write permission (EACCES)
    */
   public static Integer checkOwnership(FileAttr cur, Integer mode, Integer uid, Integer gid, boolean truncate,
       Caller c) {
@@ -56,11 +57,13 @@ public final class SetAttrRules {
         mode &= ~02000;
       }
     }
-    if (uid != null && uid != cur.uid() && !root) {
-      throw new Refused(true, "chown by a non-root caller");
+    // Linux chown_ok/chgrp_ok: a non-owner may not even "change" an id to the value it has (chown(1) of a file to
+    // its own ids by another user is EPERM), the owner may keep its uid and gid and choose a group it is in
+    if (uid != null && !root && !(owner && uid == cur.uid())) {
+      throw new Refused(true, owner ? "chown by a non-root caller" : "chown by a non-owner");
     }
-    if (gid != null && gid != cur.gid() && !root && !(owner && c.inGroup(gid))) {
-      throw new Refused(true, "chgrp to a group the caller is not in");
+    if (gid != null && !root && !(owner && (gid == cur.gid() || c.inGroup(gid)))) {
+      throw new Refused(true, owner ? "chgrp to a group the caller is not in" : "chgrp by a non-owner");
     }
     if (truncate && !Permissions.dataAccess(cur, c, Permissions.W)) {
       throw new Refused(false, "truncate without write permission");

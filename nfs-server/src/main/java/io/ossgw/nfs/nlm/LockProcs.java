@@ -5,7 +5,11 @@ import io.ossgw.core.lock.LockTable.FileKey;
 import io.ossgw.core.lock.LockTable.Mode;
 import io.ossgw.core.lock.LockTable.Owner;
 import io.ossgw.core.lock.LockTable;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Identities;
+import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.handle.FileHandles;
@@ -33,7 +37,9 @@ import org.dcache.oncrpc4j.rpc.RpcCall;
  * any other front end keyed the same way); its owner is {@code caller_name@address} (the client) plus the svid and
  * owner handle. The handle must be valid for the calling client exactly as for NFS: unknown or removed files give
  * NLM4_STALE_FH, a client outside the export's networks (or on an unprivileged port for a {@code secure} export)
- * NLM4_FAILED, which the Linux client reports as ENOLCK.
+ * NLM4_FAILED, which the Linux client reports as ENOLCK. TEST and LOCK also need the caller (AUTH_SYS, squashed as
+ * for NFS) to have read or write permission on the file or to own it ({@link Permissions#mayLock}; NLM4_FAILED);
+ * UNLOCK and CANCEL need nothing.
  *
  * <p>Blocking requests. The server cannot send the GRANTED callback (the client's lockd is behind NAT or a firewall
  * in the common deployments, and the callback needs the client's portmapper). The Linux client (fs/lockd/clntproc.c,
@@ -94,6 +100,7 @@ final class LockProcs {
 
   nlm4_testres test(RpcCall call, nlm4_testargs a) {
     Target t = target(call, a.alock());
+    checkMayLock(call, t);
     if (inGrace.getAsBoolean()) {
       return new nlm4_testres(a.cookie(), Nlm4.NLM4_DENIED_GRACE_PERIOD, null);
     }
@@ -106,6 +113,7 @@ final class LockProcs {
 
   nlm4_res lock(RpcCall call, nlm4_lockargs a, boolean monitored) {
     Target t = target(call, a.alock());
+    checkMayLock(call, t);
     if (!a.reclaim() && inGrace.getAsBoolean()) {
       return new nlm4_res(a.cookie(), Nlm4.NLM4_DENIED_GRACE_PERIOD);
     }
@@ -183,16 +191,36 @@ final class LockProcs {
     return n;
   }
 
-  private record Target(FileKey file, Owner owner, long start, long end) {}
+  /** A lock request's file (its key, export and current path), owner and range. */
+  private record Target(FileKey file, Export export, String path, Owner owner, long start, long end) {}
 
   private Target target(RpcCall call, nlm4_lock l) {
-    FileKey file = fileOf(call, l.fh());
+    File file = fileOf(call, l.fh());
     if (l.offset() < 0) {
       throw new NlmError(Nlm4.NLM4_FBIG, "offset past 2^63-1");
     }
     String id = Integer.toUnsignedString(l.svid()) + ":" + HexFormat.of().formatHex(l.oh());
-    return new Target(file, new Owner(clientOf(l.caller_name(), call), id), l.offset(),
-        LockTable.end(l.offset(), l.length()));
+    return new Target(file.key(), file.export(), file.path(), new Owner(clientOf(l.caller_name(), call), id),
+        l.offset(), LockTable.end(l.offset(), l.length()));
+  }
+
+  /** The file an NFSv3 handle names. */
+  private record File(FileKey key, Export export, String path) {}
+
+  /**
+   * TEST and LOCK: the caller (after the export's squashing) must be able to open the file ({@link
+   * Permissions#mayLock}), else NLM4_FAILED (ENOLCK), as knfsd refuses it; a file gone meanwhile is NLM4_STALE_FH.
+   */
+  private static void checkMayLock(RpcCall call, Target t) {
+    FileAttr a;
+    try {
+      a = t.export.fs().getattr(t.path);
+    } catch (FsException ex) {
+      throw new NlmError(ex.errno() == Errno.ENOENT ? Nlm4.NLM4_STALE_FH : Nlm4.NLM4_FAILED, ex.getMessage());
+    }
+    if (!Permissions.mayLock(a, Identities.caller(call.getCredential(), t.export))) {
+      throw new NlmError(Nlm4.NLM4_FAILED, "no read or write permission on " + t.path);
+    }
   }
 
   private static String clientOf(String callerName, RpcCall call) {
@@ -201,7 +229,7 @@ final class LockProcs {
   }
 
   /** The file of an NFSv3 handle, checked as NFS checks it (export networks, secure port, AUTH flavour). */
-  private FileKey fileOf(RpcCall call, byte[] fh) {
+  private File fileOf(RpcCall call, byte[] fh) {
     if (fh.length > io.ossgw.nfs.xdr.Nfs3.NFS3_FHSIZE) {
       throw new NlmError(Nlm4.NLM4_STALE_FH, "not a handle of this server");
     }
@@ -222,7 +250,7 @@ final class LockProcs {
     if (entry == null || entry.path() == null || entry.generation() != d.generation()) {
       throw new NlmError(Nlm4.NLM4_STALE_FH, "fileid " + d.fileid() + " of " + e.path() + " is gone");
     }
-    return new FileKey(e.id(), d.fileid());
+    return new File(new FileKey(e.id(), d.fileid()), e, entry.path());
   }
 
   private static Mode mode(boolean exclusive) {

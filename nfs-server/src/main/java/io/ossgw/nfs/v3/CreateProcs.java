@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
-import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileType;
@@ -12,6 +11,7 @@ import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.fs.Entries;
 import io.ossgw.nfs.xdr.CREATE3args;
 import io.ossgw.nfs.xdr.CREATE3res;
 import io.ossgw.nfs.xdr.LINK3args;
@@ -96,7 +96,7 @@ final class CreateProcs {
     try {
       w = where(c, a.where());
       Target dir = w.dir();
-      FileAttr existing = existing(dir, w.path());
+      FileAttr existing = Entries.attrOrNull(dir.fs(), w.path());
       long verf = a.how().mode() == Nfs3.EXCLUSIVE ? ByteBuffer.wrap(a.how().verf()).getLong() : 0;
       String key = dir.export().id() + ":" + w.path();
       if (existing != null) {
@@ -112,9 +112,12 @@ final class CreateProcs {
             if (!existing.isRegular()) {
               throw new NfsError(nfsstat3.NFS3ERR_EXIST, w.path());
             }
+            // an open of the existing file: only a size applies (O_TRUNC), checked as a truncate; the other
+            // attributes are those a new file would have had, not a chmod or chown (knfsd does the same)
             sattr3 attrs = a.how().objAttributes();
-            SetAttr ch = AttrProcs.check(existing, attrs, w.caller());
-            if (ch.changesMeta() || ch.size() != null) {
+            if (attrs != null && attrs.size() != null) {
+              SetAttr ch = AttrProcs.check(existing, new sattr3(null, null, null, attrs.size(), Nfs3.DONT_CHANGE,
+                  null, Nfs3.DONT_CHANGE, null), w.caller());
               existing = dir.fs().setattr(w.path(), ch, null, w.caller());
             }
           }
@@ -149,17 +152,6 @@ final class CreateProcs {
   private CREATE3res done(Where w, FileAttr attr) {
     Target t = s.targetOf(w.dir().export(), w.path(), attr);
     return new CREATE3res(nfsstat3.NFS3_OK, s.handleOf(w.dir().export(), w.path(), attr), s.fattr(t, attr), dirWcc(w));
-  }
-
-  private static FileAttr existing(Target dir, String path) {
-    try {
-      return dir.fs().getattr(path);
-    } catch (FsException e) {
-      if (e.errno() == Errno.ENOENT) {
-        return null;
-      }
-      throw e;
-    }
   }
 
   MKDIR3res mkdir(Call c, MKDIR3args a) {

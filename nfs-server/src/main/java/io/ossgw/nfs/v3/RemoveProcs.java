@@ -2,9 +2,11 @@ package io.ossgw.nfs.v3;
 
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.fs.Entries;
 import io.ossgw.nfs.xdr.REMOVE3args;
 import io.ossgw.nfs.xdr.REMOVE3res;
 import io.ossgw.nfs.xdr.RENAME3args;
@@ -27,7 +29,7 @@ final class RemoveProcs {
     this.s = s;
   }
 
-  /** A directory entry to change, checked: writable export, directory, w+x, sticky bit. */
+  /** A directory entry to change, checked: writable export, directory, w+x, sticky bit (NFS3ERR_PERM). */
   private record Entry(Target dir, wcc_attr before, Caller caller, String path, FileAttr attr) {}
 
   private Entry entry(Call c, diropargs3 d, Target dir) {
@@ -48,7 +50,7 @@ final class RemoveProcs {
       String path = VPaths.child(dir.path(), name);
       FileAttr attr = dir.fs().getattr(path);
       if (!Permissions.stickyAllows(da, attr, caller)) {
-        throw new NfsError(nfsstat3.NFS3ERR_ACCES, "sticky directory " + dir.path());
+        throw new NfsError(nfsstat3.NFS3ERR_PERM, "sticky directory " + dir.path());
       }
       return new Entry(dir, before, caller, path, attr);
     } catch (NfsError e) {
@@ -133,6 +135,11 @@ final class RemoveProcs {
       }
       String toPath = VPaths.child(toDir.path(), toName);
       if (!toPath.equals(from.path())) {
+        Errno refused = Permissions.renameRefusal(tda, Entries.attrOrNull(toDir.fs(), toPath), from.attr(),
+            toDir.path().equals(fromDir.path()), from.caller());
+        if (refused != null) {
+          throw new NfsError(Status.of(refused), "rename of " + from.path() + " to " + toPath);
+        }
         from.dir().fs().rename(from.path(), toPath);
         int id = fromDir.export().id();
         s.table.renamed(id, from.path(), toPath);

@@ -13,9 +13,10 @@ import io.ossgw.nfs.xdr.XdrType;
 /**
  * REMOVE (RFC 8881 §18.25): removes a file, symbolic link, special file or empty directory from the current
  * filehandle's directory (v3's REMOVE and RMDIR in one): DeleteObject of the object, or of the directory's marker.
- * Errors: the name's ({@link Component4#check}), the directory's ({@link ChangedDir#of}), NFS4ERR_NOENT for a name
- * that does not exist, NFS4ERR_ACCESS in a sticky directory for an entry the caller neither owns nor holds the
- * directory of, NFS4ERR_NOTEMPTY for a directory with entries. The removed object's handles go stale (as v3's).
+ * Errors: the name's ({@link Component4#check}), the directory's ({@link ChangedDir#of}), NFS4ERR_NOENT for a name that
+ * does not exist, NFS4ERR_PERM in a sticky directory for an entry the caller neither owns nor holds the directory of
+ * (EPERM, as Linux's may_delete), NFS4ERR_NOTEMPTY for a directory with entries. The removed object's handles go stale
+ * (as v3's).
  */
 final class RemoveOp implements Operation<REMOVE4args> {
   @Override
@@ -37,7 +38,7 @@ final class RemoveOp implements Operation<REMOVE4args> {
     try {
       FileAttr attr = t.fs().getattr(path);
       if (!Permissions.stickyAllows(d.attr, attr, d.caller)) {
-        throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "sticky directory " + t.path());
+        throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "sticky directory " + t.path());
       }
       if (attr.isDirectory()) {
         t.fs().rmdir(path);

@@ -4,6 +4,7 @@ import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.fs.Entries;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.v4.xdr.RENAME4args;
@@ -17,11 +18,13 @@ import io.ossgw.nfs.xdr.XdrType;
  * atomic). Handles follow the object, as in v3.
  *
  * <p>Errors, in this order: no saved filehandle NFS4ERR_NOFILEHANDLE; the two directories in different file systems
- * (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; the names' ({@link Component4#check}); both
- * in the pseudo file system NFS4ERR_ROFS; each directory's checks ({@link ChangedDir#of}); no {@code oldname}
- * NFS4ERR_NOENT; a sticky source directory the caller may not rename from NFS4ERR_ACCESS; a directory moved into
- * itself NFS4ERR_INVAL; a target that exists and is not compatible (a directory over a non-directory or the reverse)
- * or is a non-empty directory NFS4ERR_EXIST (§18.26.3). The same name in the same directory succeeds doing nothing.
+ * (two exports, or an export and the pseudo file system) NFS4ERR_XDEV; the names' ({@link Component4#check}); both in
+ * the pseudo file system NFS4ERR_ROFS; each directory's checks ({@link ChangedDir#of}); no {@code oldname}
+ * NFS4ERR_NOENT; a sticky source directory the caller may not rename from NFS4ERR_PERM; a directory moved into itself
+ * NFS4ERR_INVAL; an existing target the sticky bit guards from the caller NFS4ERR_PERM, a directory moved to another
+ * parent without write permission on it NFS4ERR_ACCESS ({@link Permissions#renameRefusal}); a target that exists and is
+ * not compatible (a directory over a non-directory or the reverse) or is a non-empty directory NFS4ERR_EXIST
+ * (§18.26.3). The same name in the same directory succeeds doing nothing.
  */
 final class RenameOp implements Operation<RENAME4args> {
   @Override
@@ -47,13 +50,18 @@ final class RenameOp implements Operation<RENAME4args> {
     try {
       FileAttr attr = from.fs().getattr(fromPath);
       if (!Permissions.stickyAllows(src.attr, attr, src.caller)) {
-        throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "sticky directory " + from.path());
+        throw new Nfs4Exception(Nfs4.NFS4ERR_PERM, "sticky directory " + from.path());
       }
       if (fromPath.equals(toPath)) {
         return new RENAME4resok(src.unchanged(), dst.unchanged());
       }
       if (attr.isDirectory() && toPath.startsWith(fromPath + "/")) {
         throw new Nfs4Exception(Nfs4.NFS4ERR_INVAL, "cannot move " + fromPath + " into itself");
+      }
+      Errno refused = Permissions.renameRefusal(dst.attr, Entries.attrOrNull(to.fs(), toPath), attr, dst == src,
+          src.caller);
+      if (refused != null) {
+        throw new Nfs4Exception(V4Status.of(refused), "rename of " + fromPath + " to " + toPath);
       }
       from.fs().rename(fromPath, toPath);
     } catch (FsException e) {

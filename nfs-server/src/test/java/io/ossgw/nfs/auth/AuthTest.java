@@ -1,8 +1,10 @@
 package io.ossgw.nfs.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileType;
 import io.ossgw.nfs.export.Export;
@@ -63,6 +65,39 @@ class AuthTest {
     assertThat(Permissions.stickyAllows(tmp, f, owner)).isTrue();
     assertThat(Permissions.stickyAllows(tmp, f, other)).isFalse();
     assertThat(Permissions.stickyAllows(attr(FileType.DIRECTORY, 0777, 0, 0), f, other)).isTrue();
+  }
+
+  @Test
+  void linuxRulesTheClientLeavesToTheServer() {
+    Caller nobody = new Caller(65534, 65534, new int[0]);
+    Caller other = new Caller(65533, 65533, new int[0]);
+    Caller root = new Caller(0, 0, new int[0]);
+    FileAttr f = attr(FileType.REGULAR, 0644, 65534, 65534);
+    // chown_ok/chgrp_ok: a non-owner may not set even the current ids; the owner may keep them
+    assertThatThrownBy(() -> SetAttrRules.checkOwnership(f, null, 65534, 65534, false, other))
+        .isInstanceOfSatisfying(SetAttrRules.Refused.class, r -> assertThat(r.perm()).isTrue());
+    assertThatThrownBy(() -> SetAttrRules.checkOwnership(f, null, null, 65534, false, other))
+        .isInstanceOf(SetAttrRules.Refused.class);
+    assertThat(SetAttrRules.checkOwnership(f, null, 65534, 65534, false, nobody)).isNull();
+    assertThat(SetAttrRules.checkOwnership(f, null, 65533, 65533, false, root)).isNull();
+    // the owner class binds the owner
+    FileAttr ownerReadOnly = attr(FileType.REGULAR, 0477, 65534, 65534);
+    assertThat(Permissions.allowed(ownerReadOnly, nobody, Permissions.W)).isFalse();
+    assertThat(Permissions.allowed(ownerReadOnly, other, Permissions.W)).isTrue();
+    // rename: sticky target EPERM, a directory to another parent needs w on itself
+    FileAttr sticky = attr(FileType.DIRECTORY, 01777, 0, 0);
+    FileAttr theirs = attr(FileType.REGULAR, 0644, 65533, 65533);
+    FileAttr dir = attr(FileType.DIRECTORY, 0755, 65533, 65533);
+    assertThat(Permissions.renameRefusal(sticky, theirs, f, true, nobody)).isEqualTo(Errno.EPERM);
+    assertThat(Permissions.renameRefusal(sticky, theirs, f, true, other)).isNull();
+    assertThat(Permissions.renameRefusal(sticky, null, dir, false, nobody)).isEqualTo(Errno.EACCES);
+    assertThat(Permissions.renameRefusal(sticky, null, dir, true, nobody)).isNull();
+    assertThat(Permissions.renameRefusal(sticky, null, dir, false, other)).isNull();
+    assertThat(Permissions.renameRefusal(sticky, null, dir, false, root)).isNull();
+    // locks: read or write permission, or ownership
+    assertThat(Permissions.mayLock(attr(FileType.REGULAR, 0600, 65533, 1), nobody)).isFalse();
+    assertThat(Permissions.mayLock(attr(FileType.REGULAR, 0602, 65533, 1), nobody)).isTrue();
+    assertThat(Permissions.mayLock(attr(FileType.REGULAR, 0000, 65534, 1), nobody)).isTrue();
   }
 
   @Test

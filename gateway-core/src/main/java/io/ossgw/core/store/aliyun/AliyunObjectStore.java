@@ -110,6 +110,10 @@ public final class AliyunObjectStore implements ObjectStore {
     return c;
   }
 
+  private StoreException map(RuntimeException e, String what) {
+    return OssErrors.map(e, what, config.endpoint());
+  }
+
   @Override
   public String bucket() {
     return bucket;
@@ -121,7 +125,7 @@ public final class AliyunObjectStore implements ObjectStore {
       ObjectMetadata md = client().getObjectMetadata(bucket, key);
       return toInfo(key, md, md.getContentLength());
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "HeadObject " + key);
+      throw map(e, "HeadObject " + key);
     }
   }
 
@@ -154,7 +158,7 @@ public final class AliyunObjectStore implements ObjectStore {
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "GetObject " + key + ": " + e, e);
     } catch (RuntimeException e) {
-      StoreException se = OssErrors.map(e, "GetObject " + key);
+      StoreException se = map(e, "GetObject " + key);
       if ("InvalidRange".equals(se.code())) {
         return new RangeRead(0, null, -1); // start at or past the end: nothing to read
       }
@@ -245,7 +249,7 @@ public final class AliyunObjectStore implements ObjectStore {
       String next = r.isTruncated() ? KeyCodec.decode(r.getNextContinuationToken()) : null;
       return new ListPage(objs, prefixes, next, r.isTruncated());
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "ListObjectsV2 " + prefix);
+      throw map(e, "ListObjectsV2 " + prefix);
     }
   }
 
@@ -263,7 +267,7 @@ public final class AliyunObjectStore implements ObjectStore {
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "PutObject " + key + ": " + e, e);
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "PutObject " + key);
+      throw map(e, "PutObject " + key);
     }
   }
 
@@ -277,7 +281,7 @@ public final class AliyunObjectStore implements ObjectStore {
       CopyObjectResult r = client().copyObject(req);
       return new WriteResult(unquote(r.getETag()), null);
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "CopyObject " + sourceKey + " -> " + destinationKey);
+      throw map(e, "CopyObject " + sourceKey + " -> " + destinationKey);
     }
   }
 
@@ -286,7 +290,7 @@ public final class AliyunObjectStore implements ObjectStore {
     try {
       return client().initiateMultipartUpload(new InitiateMultipartUploadRequest(bucket, key, toMetadata(meta, -1))).getUploadId();
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "InitiateMultipartUpload " + key);
+      throw map(e, "InitiateMultipartUpload " + key);
     }
   }
 
@@ -303,7 +307,7 @@ public final class AliyunObjectStore implements ObjectStore {
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "UploadPart " + key + ": " + e, e);
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "UploadPart " + key + " #" + partNumber);
+      throw map(e, "UploadPart " + key + " #" + partNumber);
     }
   }
 
@@ -325,7 +329,7 @@ public final class AliyunObjectStore implements ObjectStore {
     try {
       return new PartETag(partNumber, unquote(client().uploadPartCopy(req).getETag()), length);
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "UploadPartCopy " + sourceKey + " -> " + key + " #" + partNumber);
+      throw map(e, "UploadPartCopy " + sourceKey + " -> " + key + " #" + partNumber);
     }
   }
 
@@ -341,7 +345,7 @@ public final class AliyunObjectStore implements ObjectStore {
       UploadCrc.check(UploadCrc.combine(parts), r.getServerCRC(), r.getRequestId(), "CompleteMultipartUpload " + key);
       return new WriteResult(unquote(r.getETag()), crc(r.getServerCRC()));
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "CompleteMultipartUpload " + key);
+      throw map(e, "CompleteMultipartUpload " + key);
     }
   }
 
@@ -350,7 +354,7 @@ public final class AliyunObjectStore implements ObjectStore {
     try {
       client().abortMultipartUpload(new AbortMultipartUploadRequest(bucket, key, uploadId));
     } catch (RuntimeException e) {
-      StoreException se = OssErrors.map(e, "AbortMultipartUpload " + key);
+      StoreException se = map(e, "AbortMultipartUpload " + key);
       if (se.kind() != StoreErrorKind.NO_SUCH_UPLOAD) {
         throw se;
       }
@@ -373,7 +377,7 @@ public final class AliyunObjectStore implements ObjectStore {
       }
       return new UploadListing(out, l.getNextKeyMarker(), l.getNextUploadIdMarker(), l.isTruncated());
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "ListMultipartUploads " + prefix);
+      throw map(e, "ListMultipartUploads " + prefix);
     }
   }
 
@@ -387,7 +391,7 @@ public final class AliyunObjectStore implements ObjectStore {
     } catch (IOException e) {
       throw new StoreException(StoreErrorKind.TRANSIENT, "ReadError", 0, null, "AppendObject " + key + ": " + e, e);
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "AppendObject " + key + " at " + position);
+      throw map(e, "AppendObject " + key + " at " + position);
     }
   }
 
@@ -409,7 +413,7 @@ public final class AliyunObjectStore implements ObjectStore {
     try {
       client().deleteObject(bucket, key);
     } catch (RuntimeException e) {
-      StoreException se = OssErrors.map(e, "DeleteObject " + key);
+      StoreException se = map(e, "DeleteObject " + key);
       if (se.kind() != StoreErrorKind.NOT_FOUND) {
         throw se;
       }
@@ -437,7 +441,7 @@ public final class AliyunObjectStore implements ObjectStore {
       }
       return failed;
     } catch (RuntimeException e) {
-      throw OssErrors.map(e, "DeleteMultipleObjects (" + keys.size() + " keys)");
+      throw map(e, "DeleteMultipleObjects (" + keys.size() + " keys)");
     }
   }
 

@@ -25,6 +25,12 @@ final class OssClients {
     conf.setMaxConnections(512);
     conf.setIdleConnectionTime(60_000);
     conf.setRedirectEnable(false);
+    if (config.endpoint().regionMatches(true, 0, "https:", 0, 6)) {
+      // the SDK trusts the JVM's trust store and checks host names (HttpClient's DefaultHostnameVerifier); the system
+      // CA bundle is added, so both data paths trust the same servers (TlsTrust)
+      conf.setVerifySSLEnable(true);
+      conf.setX509TrustManagers(io.ossgw.core.store.tls.TlsTrust.system().bundleTrustManagers());
+    }
     DefaultCredentialProvider creds = config.credentials().securityToken() == null
         ? new DefaultCredentialProvider(config.credentials().accessKeyId(), config.credentials().accessKeySecret())
         : new DefaultCredentialProvider(config.credentials().accessKeyId(), config.credentials().accessKeySecret(),

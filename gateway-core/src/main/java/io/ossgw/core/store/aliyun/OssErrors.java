@@ -5,6 +5,7 @@ import com.aliyun.oss.InconsistentException;
 import com.aliyun.oss.OSSException;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.tls.TlsErrors;
 import java.util.Map;
 
 /**
@@ -48,8 +49,11 @@ public final class OssErrors {
         || code.equals("KeyTooLong") || code.equals("MissingArgument") ? StoreErrorKind.INVALID_REQUEST : StoreErrorKind.OTHER;
   }
 
-  /** Maps any exception thrown by the SDK; {@code what} names the request for the message (never credentials). */
-  static StoreException map(RuntimeException e, String what) {
+  /**
+   * Maps any exception thrown by the SDK; {@code what} names the request for the message (never credentials). A
+   * failed TLS handshake with {@code endpoint} is not transient ({@link TlsErrors}).
+   */
+  static StoreException map(RuntimeException e, String what, String endpoint) {
     if (e instanceof StoreException se) {
       return se;
     }
@@ -60,6 +64,10 @@ public final class OssErrors {
           what + ": " + code + " (" + oe.getErrorMessage() + ", request " + oe.getRequestId() + ")", e);
     }
     if (e instanceof ClientException ce) {
+      StoreException tls = TlsErrors.classify(ce, endpoint, what);
+      if (tls != null) {
+        return tls;
+      }
       String code = ce.getErrorCode() == null ? "ClientError" : ce.getErrorCode();
       return new StoreException(StoreErrorKind.TRANSIENT, code, 0, ce.getRequestId(),
           what + ": " + code + " (" + ce.getErrorMessage() + ")", e);

@@ -8,12 +8,16 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLEngine;
 
 /**
  * Keep-alive connections to one host:port, at most {@code maxConnections} in use at once (a caller waits up to
  * {@code acquireTimeoutMillis} for one, as the SDK's connection-request timeout), idle ones closed after
  * {@code idleMillis}. A daemon reaper thread closes connections whose blocking call has passed its deadline (see
- * {@link HttpConnection}), so {@code readwrite_timeout} holds without a selector.
+ * {@link HttpConnection}), so {@code readwrite_timeout} holds without a selector. With a TLS engine supplier every new
+ * connection runs its handshake (under the same deadline) before it is handed out; the engines' shared session cache
+ * makes later handshakes resumptions, and keep-alive makes most requests need none.
  */
 final class ConnectionPool implements AutoCloseable {
   private final String host;
@@ -27,6 +31,7 @@ final class ConnectionPool implements AutoCloseable {
   private final Set<HttpConnection> busy = ConcurrentHashMap.newKeySet();
   private final Thread reaper;
   private final AtomicLong opened = new AtomicLong();
+  private final Supplier<SSLEngine> tls;
   private volatile boolean closed;
 
   /**
@@ -37,9 +42,11 @@ final class ConnectionPool implements AutoCloseable {
    * @param timeoutMillis longest a blocking read or write may make no progress
    * @param idleMillis idle connections older than this are closed instead of reused
    * @param acquireTimeoutMillis longest wait for a free connection
+   * @param tls a new client engine per connection for TLS, or null for plain TCP
    */
   ConnectionPool(String host, int port, int maxConnections, int connectTimeoutMillis, long timeoutMillis,
-      long idleMillis, long acquireTimeoutMillis) {
+      long idleMillis, long acquireTimeoutMillis, Supplier<SSLEngine> tls) {
+    this.tls = tls;
     this.host = host;
     this.port = port;
     this.connectTimeoutMillis = connectTimeoutMillis;
@@ -55,7 +62,7 @@ final class ConnectionPool implements AutoCloseable {
   /**
    * A connection for one request: an idle one if {@code fresh} is false and one is left, else a new one.
    *
-   * @throws IOException when no connection frees up in time or the connect fails
+   * @throws IOException when no connection frees up in time, the connect fails or (TLS) the handshake fails
    */
   HttpConnection acquire(boolean fresh) throws IOException {
     try {
@@ -69,8 +76,18 @@ final class ConnectionPool implements AutoCloseable {
     try {
       HttpConnection c = fresh ? null : pollIdle();
       if (c == null) {
-        c = HttpConnection.open(new InetSocketAddress(host, port), connectTimeoutMillis, timeoutNanos);
+        c = HttpConnection.open(new InetSocketAddress(host, port), connectTimeoutMillis, timeoutNanos,
+            tls == null ? null : tls.get());
         opened.incrementAndGet();
+        busy.add(c); // before the handshake: the reaper holds it to the read/write timeout
+        try {
+          c.handshake();
+        } catch (IOException | RuntimeException e) {
+          busy.remove(c);
+          c.close();
+          throw e;
+        }
+        return c;
       }
       busy.add(c);
       return c;
@@ -87,7 +104,7 @@ final class ConnectionPool implements AutoCloseable {
       if (c.isOpen() && now - c.idleSince < idleMillis) {
         return c;
       }
-      c.close();
+      c.closeIdle();
     }
     return null;
   }
@@ -105,7 +122,7 @@ final class ConnectionPool implements AutoCloseable {
     permits.release();
   }
 
-  /** Connections opened since start (keep-alive reuse keeps this low). */
+  /** Connections opened since start (keep-alive reuse keeps this low); over TLS each one is a handshake. */
   long opened() {
     return opened.get();
   }
@@ -133,7 +150,7 @@ final class ConnectionPool implements AutoCloseable {
     reaper.interrupt();
     HttpConnection c;
     while ((c = idle.pollFirst()) != null) {
-      c.close();
+      c.closeIdle();
     }
   }
 }

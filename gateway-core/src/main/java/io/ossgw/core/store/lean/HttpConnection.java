@@ -5,17 +5,20 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import javax.net.ssl.SSLEngine;
 
 /**
- * One blocking HTTP/1.1 keep-alive connection on a {@link SocketChannel}: a request head written from a heap buffer,
- * bodies written from (direct) buffers or with {@link FileChannel#transferTo} (sendfile), a response head parsed
- * from a per-connection direct buffer, and bodies read straight into the caller's buffer.
+ * One blocking HTTP/1.1 keep-alive connection on a {@link SocketChannel}, plain or through TLS ({@link TlsChannel}): a
+ * request head written from a heap buffer, bodies written from (direct) buffers or, plain only, with {@link
+ * FileChannel#transferTo} (sendfile), a response head parsed from a per-connection direct buffer, and bodies read
+ * straight into the caller's buffer (over TLS: decrypted into it).
  *
  * <p>Blocking channel I/O has no timeout of its own: before each blocking call the connection records a deadline
  * ({@link #deadlineNanos}), and {@link ConnectionPool}'s reaper closes a connection whose call has made no progress
@@ -28,7 +31,10 @@ final class HttpConnection implements AutoCloseable {
   /** Largest single read into a heap buffer. */
   static final int HEAP_SLICE = 256 * 1024;
 
-  private final SocketChannel channel;
+  private final SocketChannel socket;
+  /** What requests and replies go through: the socket itself, or TLS over it. */
+  private final ByteChannel channel;
+  private final TlsChannel tls;
   private final long timeoutNanos;
   /** Response bytes read past the current head/body: [position, limit) are unread. */
   private final ByteBuffer in = ByteBuffer.allocateDirect(MAX_HEAD).flip();
@@ -41,27 +47,53 @@ final class HttpConnection implements AutoCloseable {
   /** Set when the reaper closed the connection for passing its deadline. */
   volatile boolean timedOut;
 
-  private HttpConnection(SocketChannel channel, long timeoutNanos) {
-    this.channel = channel;
+  private HttpConnection(SocketChannel socket, SSLEngine engine, long timeoutNanos) {
+    this.socket = socket;
     this.timeoutNanos = timeoutNanos;
+    this.tls = engine == null ? null : new TlsChannel(socket, engine, this::arm);
+    this.channel = tls == null ? socket : tls;
   }
 
-  /** Opens a connection to {@code address} within {@code connectTimeoutMillis}. */
-  static HttpConnection open(InetSocketAddress address, int connectTimeoutMillis, long timeoutNanos) throws IOException {
+  /**
+   * Opens a TCP connection to {@code address} within {@code connectTimeoutMillis}; with an {@code engine}, requests
+   * go through TLS once {@link #handshake} has run.
+   */
+  static HttpConnection open(InetSocketAddress address, int connectTimeoutMillis, long timeoutNanos, SSLEngine engine)
+      throws IOException {
     SocketChannel ch = SocketChannel.open();
     try {
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
       ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
       ch.socket().connect(address, connectTimeoutMillis);
-      return new HttpConnection(ch, timeoutNanos);
+      return new HttpConnection(ch, engine, timeoutNanos);
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
     }
   }
 
+  /**
+   * The TLS handshake of a TLS connection (nothing for a plain one), under the read/write deadline.
+   *
+   * @throws javax.net.ssl.SSLHandshakeException when the server's certificate or name is not accepted
+   */
+  void handshake() throws IOException {
+    if (tls != null) {
+      try {
+        tls.handshake();
+      } finally {
+        deadlineNanos = 0;
+      }
+    }
+  }
+
+  /** Whether this connection runs TLS. */
+  boolean secure() {
+    return tls != null;
+  }
+
   boolean isOpen() {
-    return channel.isOpen();
+    return socket.isOpen();
   }
 
   private void arm() {
@@ -77,12 +109,15 @@ final class HttpConnection implements AutoCloseable {
     deadlineNanos = 0;
   }
 
-  /** Sends {@code [position, position+length)} of {@code file} with sendfile. */
+  /** Sends {@code [position, position+length)} of {@code file} with sendfile (plain connections only). */
   void transferFrom(FileChannel file, long position, long length) throws IOException {
+    if (tls != null) {
+      throw new IllegalStateException("sendfile on a TLS connection");
+    }
     long end = position + length;
     while (position < end) {
       arm();
-      long n = file.transferTo(position, Math.min(end - position, 8L << 20), channel);
+      long n = file.transferTo(position, Math.min(end - position, 8L << 20), socket);
       if (n <= 0 && position < end && file.size() < end) {
         throw new EOFException("staged file shorter than expected at offset " + position);
       }
@@ -277,19 +312,38 @@ final class HttpConnection implements AutoCloseable {
     }
   }
 
-  /** Called by the reaper: marks the connection timed out and closes it, failing the blocked call. */
+  /**
+   * Called by the reaper: marks the connection timed out and closes its socket, failing the blocked call (the owner
+   * then gives the connection back, and {@link #close} frees the rest).
+   */
   void expire() {
     timedOut = true;
-    close();
+    closeSocket();
   }
 
-  /** Closes the socket; a call blocked in it fails. */
-  @Override
-  public void close() {
+  private void closeSocket() {
     try {
-      channel.close();
+      socket.close();
     } catch (IOException e) {
       // closing: nothing to do
+    }
+  }
+
+  /** Closes the socket and frees the TLS engine; by the thread that owns the connection, or for an idle one. */
+  @Override
+  public void close() {
+    closeSocket();
+    if (tls != null) {
+      tls.release();
+    }
+  }
+
+  /** Closes a connection between requests: over TLS with a close_notify first (only by the thread that owns it). */
+  void closeIdle() {
+    if (tls != null) {
+      tls.close();
+    } else {
+      close();
     }
   }
 

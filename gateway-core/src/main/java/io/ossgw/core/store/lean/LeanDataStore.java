@@ -13,6 +13,7 @@ import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.store.aliyun.UploadCrc;
+import io.ossgw.core.store.tls.TlsTrust;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -38,8 +39,9 @@ import java.util.OptionalLong;
  * bytes sent against {@code x-oss-hash-crc64ecma} ({@link UploadCrc#check}), a mismatch being a transient
  * {@code InconsistentCRC}; a ranged GET must answer 206 with the {@code Content-Range} asked for.
  *
- * <p>Used when {@link #supports} holds: V4 signatures and a plain {@code http://} endpoint ({@code data_path=sdk}
- * turns it off). A write whose metadata is not plain ASCII goes through the SDK.
+ * <p>Used when {@link #supports} holds: V4 signatures and an {@code http://} or {@code https://} endpoint (TLS through
+ * {@link LeanOssClient}; {@code data_path=sdk} turns the path off). A write whose metadata is not plain ASCII goes
+ * through the SDK.
  */
 public final class LeanDataStore extends ForwardingObjectStore {
   /** OSS's largest PutObject body and UploadPart part: 5 GiB. */
@@ -65,18 +67,32 @@ public final class LeanDataStore extends ForwardingObjectStore {
 
   /** As above, connecting to {@code connectTo} instead of the resolved request host when not null (tests). */
   LeanDataStore(ObjectStore sdk, EngineConfig config, LeanOssClient.BodyMode bodyMode, String connectTo) {
+    this(sdk, config, bodyMode, connectTo, null);
+  }
+
+  /**
+   * As above, trusting {@code trust} on an {@code https://} endpoint ({@link TlsTrust#system()} when null; tests give
+   * one with a CA made for the run).
+   */
+  LeanDataStore(ObjectStore sdk, EngineConfig config, LeanOssClient.BodyMode bodyMode, String connectTo,
+      TlsTrust trust) {
     super(sdk);
     var creds = config.credentials();
     this.client = new LeanOssClient(config.endpoint(), config.bucket(),
         new OssV4Signer(creds.accessKeyId(), creds.accessKeySecret(), config.region()), creds.securityToken(), 512,
         (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()), config.readwriteTimeout().toMillis(),
-        bodyMode, connectTo);
+        bodyMode, connectTo, trust);
     this.contentMd5 = config.contentMd5();
   }
 
-  /** Whether the lean path can serve {@code config}: V4 signing, a plain-HTTP endpoint, and not turned off. */
+  /**
+   * Whether the lean path can serve {@code config}: V4 signing, an {@code http://} or {@code https://} endpoint, and
+   * not turned off.
+   */
   public static boolean supports(EngineConfig config) {
-    return config.leanDataPath() && config.signatureV4() && config.endpoint().startsWith("http://");
+    String e = config.endpoint();
+    return config.leanDataPath() && config.signatureV4()
+        && (e.regionMatches(true, 0, "http://", 0, 7) || e.regionMatches(true, 0, "https://", 0, 8));
   }
 
   /**
@@ -93,7 +109,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
     return new LeanDataStore(sdk, config, sendfile ? LeanOssClient.BodyMode.SENDFILE : LeanOssClient.BodyMode.COPY);
   }
 
-  /** Connections opened so far (tests see keep-alive reuse through it). */
+  /** Connections opened so far (tests see keep-alive reuse through it); over TLS each one is a handshake. */
   public long connectionsOpened() {
     return client.pool().opened();
   }

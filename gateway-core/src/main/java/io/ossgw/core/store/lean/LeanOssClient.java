@@ -4,6 +4,8 @@ import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.aliyun.OssErrors;
+import io.ossgw.core.store.tls.TlsErrors;
+import io.ossgw.core.store.tls.TlsTrust;
 import io.ossgw.core.util.Crc64;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLEngine;
 
 /**
  * The HTTP/1.1 exchanges of the lean data path: one signed request, its body, its response head, and the mapping of
@@ -25,12 +28,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Addressing follows aliyun-sdk-oss as ossgw configures it (reference/oss-api.md §2.1): path style
  * ({@code /bucket/key}) for an IP or {@code localhost} endpoint, virtual-hosted ({@code Host: bucket.endpoint}) for a
- * host name. Plain {@code http://} endpoints only (no TLS on this path: {@link LeanDataStore#supports}).
+ * host name. {@code http://} endpoints go over plain TCP, {@code https://} ones over TLS ({@link TlsChannel} with an
+ * {@link SSLEngine} from {@link TlsTrust#clientEngine}: BoringSSL or the JDK's, trusting the JVM's trust store and the
+ * system CA bundle, the host name checked as RFC 2818 says, sessions resumed from a shared client cache).
  *
  * <p>Bodies: a spool-file range ({@link ContentSource.FileRange}) is either read in 256 KiB chunks into a pooled
  * direct buffer, CRC-64'd and written from it ({@link BodyMode#COPY}), or CRC-64'd through a memory mapping and sent
- * with sendfile ({@link BodyMode#SENDFILE}); other bodies are read from their stream. The CRC-64 of what was sent is
- * returned for the caller to check against {@code x-oss-hash-crc64ecma}.
+ * with sendfile ({@link BodyMode#SENDFILE}, plain connections only: TLS must encrypt in user space, so a TLS client
+ * copies); other bodies are read from their stream. The CRC-64 of what was sent is returned for the caller to check
+ * against {@code x-oss-hash-crc64ecma}.
  */
 final class LeanOssClient implements AutoCloseable {
   /** How a spool-file body goes to the socket. */
@@ -55,9 +61,11 @@ final class LeanOssClient implements AutoCloseable {
   private final String securityToken;
   private final ConnectionPool pool;
   private final BodyMode bodyMode;
+  private final String endpoint;
+  private final TlsTrust trust;
 
   /**
-   * @param endpoint {@code http://host[:port]}
+   * @param endpoint {@code http://host[:port]} or {@code https://host[:port]}
    * @param bucket the bucket
    * @param signer the V4 signer with the credentials
    * @param securityToken STS token sent as {@code x-oss-security-token}, or null
@@ -68,18 +76,25 @@ final class LeanOssClient implements AutoCloseable {
    */
   LeanOssClient(String endpoint, String bucket, OssV4Signer signer, String securityToken, int maxConnections,
       int connectTimeoutMillis, long timeoutMillis, BodyMode bodyMode) {
-    this(endpoint, bucket, signer, securityToken, maxConnections, connectTimeoutMillis, timeoutMillis, bodyMode, null);
+    this(endpoint, bucket, signer, securityToken, maxConnections, connectTimeoutMillis, timeoutMillis, bodyMode, null,
+        null);
   }
 
   /**
    * As above; {@code connectTo}, when not null, is the address connected to instead of the resolved request host
-   * (tests: a virtual-hosted request to a loopback emulator without DNS for {@code bucket.host}).
+   * (tests: a virtual-hosted request to a loopback emulator without DNS for {@code bucket.host}); {@code trust} is
+   * whom an {@code https://} endpoint may be ({@link TlsTrust#system()} when null).
    */
   LeanOssClient(String endpoint, String bucket, OssV4Signer signer, String securityToken, int maxConnections,
-      int connectTimeoutMillis, long timeoutMillis, BodyMode bodyMode, String connectTo) {
+      int connectTimeoutMillis, long timeoutMillis, BodyMode bodyMode, String connectTo, TlsTrust trust) {
     URI uri = URI.create(endpoint);
     String host = uri.getHost();
-    int port = uri.getPort() < 0 ? 80 : uri.getPort();
+    boolean https = "https".equalsIgnoreCase(uri.getScheme());
+    if (host == null || !(https || "http".equalsIgnoreCase(uri.getScheme()))) {
+      throw new IllegalArgumentException("not an http:// or https:// endpoint: " + endpoint);
+    }
+    int port = uri.getPort() < 0 ? (https ? 443 : 80) : uri.getPort();
+    this.endpoint = endpoint;
     this.bucket = bucket;
     this.pathStyle = isIpOrLocalhost(host);
     String requestHost = pathStyle ? host : bucket + "." + host;
@@ -87,9 +102,25 @@ final class LeanOssClient implements AutoCloseable {
         + (uri.getPort() < 0 ? "" : ":" + port);
     this.signer = signer;
     this.securityToken = securityToken;
-    this.bodyMode = bodyMode;
+    this.bodyMode = https ? BodyMode.COPY : bodyMode;
+    this.trust = https ? (trust != null ? trust : TlsTrust.system()) : null;
+    String peer = requestHost.startsWith("[") ? requestHost.substring(1, requestHost.length() - 1) : requestHost;
     this.pool = new ConnectionPool(connectTo != null ? connectTo : requestHost, port, maxConnections,
-        connectTimeoutMillis, timeoutMillis, 60_000, 60_000);
+        connectTimeoutMillis, timeoutMillis, 60_000, 60_000, https ? () -> engine(this.trust, peer, port) : null);
+  }
+
+  /**
+   * A client engine for {@code host:port}: made with the peer's name and port so the session cache can resume an
+   * earlier session with it (RFC 8446 §2.2), the server name sent for a host name (SNI, RFC 6066 §3), and the
+   * certificate's names checked against the host (endpoint identification {@code HTTPS}, RFC 2818 §3.1).
+   */
+  static SSLEngine engine(TlsTrust trust, String host, int port) {
+    return trust.clientEngine(host, port);
+  }
+
+  /** The endpoint's trust for {@code https://}, or null for {@code http://}. */
+  TlsTrust trust() {
+    return trust;
   }
 
   /** As the SDK decides path style: an IPv4/IPv6 literal or {@code localhost}. */
@@ -128,7 +159,8 @@ final class LeanOssClient implements AutoCloseable {
       try {
         c = pool.acquire(attempt > 0);
       } catch (IOException e) {
-        throw transport(what, e);
+        StoreException tlsFailure = TlsErrors.classify(e, endpoint, what);
+        throw tlsFailure != null ? tlsFailure : transport(what, e);
       }
       boolean reused = c.requests > 0;
       boolean ok = false;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The JIT modes side by side on the https, FUSE-http and NFS rows (issue 22 item 2; docs/benchmarks.md "The JIT
+# policy, decided on every path"): for every configuration a fresh gateway per row, gateway CPU from /proc:
+#   dd-cpu.sh over https:// (stunnel in front of the emulator) and over http://, nfs-cpu.sh (nfs-cp / nfs-cat),
+#   ls-cpu-curve.sh (cold `ls -l` of DIR, default ls).
+# Usage (as root; emulator, ENDPOINT and seeded DIR as in ls-cpu-curve.sh; HTTPS_ENDPOINT the TLS terminator in front
+# of it and TRUST_OPTS the JVM options that trust its CA, e.g. from src/test/bench/tls-front.sh):
+#   src/test/bench/tls-jit-matrix.sh ROUND 'LABEL|JAVA_OPTIONS' ...
+# e.g. src/test/bench/tls-jit-matrix.sh 1 'C1|' 'C2|-XX:TieredStopAtLevel=4'
+# An empty JAVA_OPTIONS is the launcher's default (./ossgw's JIT section). MIB (default 512) sizes the dd rows.
+set -euo pipefail
+B="$(dirname "$0")"
+R=$1
+shift
+export MIB=${MIB:-512} ROUNDS=${ROUNDS:-2}
+for cfg in "$@"; do
+  IFS='|' read -r label jopts <<<"$cfg"
+  ENDPOINT="$HTTPS_ENDPOINT" "$B/dd-cpu.sh" "r$R $label https dd" "" "$TRUST_OPTS $jopts"
+  "$B/dd-cpu.sh" "r$R $label http dd" "" "$jopts"
+  "$B/nfs-cpu.sh" "r$R $label nfs" "$jopts"
+  DIRS=${DIR:-ls} "$B/ls-cpu-curve.sh" "r$R $label cold ls -l" "" "$jopts"
+done
