@@ -92,6 +92,9 @@ JAVA="$(find_java)"
 # (-Xmx; up to 512 MB also -Xms, fixed), half direct memory (-XX:MaxDirectMemorySize), of which the prefetch and
 # upload buffers take half (the engine's budget: a quarter of memory_limit) and FUSE and socket buffers the rest.
 # -Xmx, -Xms, -XX:MaxDirectMemorySize or a GC given in OSSGW_JAVA_OPTS win. No limit anywhere: the JVM's defaults.
+# -Dio.ossgw.memory_limit=MB tells the process the number, for the FATAL line of an exhausted heap (which ends the process
+# with status 4, so a supervisor restarts it: SEMANTICS.md "Memory"). Not -XX:+ExitOnOutOfMemoryError: it would exit
+# at the first OutOfMemoryError of any one request, without that line and without detaching a FUSE mount.
 OSSGW_RESERVE_MB=192
 # memory_limit in MB for the arguments "$@", and where it came from, as "MB SOURCE"; nothing when there is no limit.
 ossgw_memory_limit() {
@@ -144,7 +147,7 @@ ossgw_memory_jvm_options() {
   fi
   [[ "$user" == *"MaxDirectMemorySize"* ]] || printf -- '-XX:MaxDirectMemorySize=%dm ' "$half"
   if [[ "$user" != *"-XX:+Use"*"GC"* ]] && (( half <= 512 )); then printf -- '-XX:+UseSerialGC '; fi
-  printf -- '-XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=192m'
+  printf -- '-XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=192m -Dio.ossgw.memory_limit=%d' "$mb"
 }
 # <<< memory sizing
 
@@ -202,6 +205,6 @@ fi
 # shellcheck disable=SC2086
 # The Dockerfile's training run passes these same --enable-native-access and --sun-misc-unsafe-memory-access options
 # (the JVM refuses an AOT cache made with other module options).
-exec "$JAVA" $MEMORY_OPTS $JIT_OPTS $AOT_OPTS -XX:+ExitOnOutOfMemoryError \
+exec "$JAVA" $MEMORY_OPTS $JIT_OPTS $AOT_OPTS \
   --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow ${OSSGW_JAVA_OPTS:-} \
   -jar "$JAR" "$@"

@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 
+from deadlines import scale_test_timeouts
 from e2e_support import (BASE, REPO, Mounts, daemon_pids, force_unmount, log, mounted_paths, oss_bucket,
                          run_ossgw)
 
@@ -18,6 +19,14 @@ _spec = importlib.util.spec_from_file_location("ossgw_emulator_fixtures", REPO /
 _shared = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_shared)
 emulator = _shared.emulator  # re-exported fixture: one emulator for the session
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Each test's pytest-timeout limit scaled with the machine's load (deadlines.py), before pytest-timeout reads
+    it."""
+    scale_test_timeouts(item)
+    yield
 
 
 @pytest.fixture(scope="session", autouse=True)

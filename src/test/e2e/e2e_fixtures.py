@@ -6,8 +6,10 @@ finds the fixtures in that conftest as if they were written there.
 import importlib.util
 from pathlib import Path
 
-# the fixtures e2e/conftest.py defines (_session_cleanup is autouse: it stops what the session left running)
-FIXTURES = ("emulator", "_session_cleanup", "ossgw_built", "workdir", "mounts", "new_bucket")
+# the fixtures e2e/conftest.py defines (_session_cleanup is autouse: it stops what the session left running), and its
+# hook that scales each test's pytest-timeout limit with the machine's load
+FIXTURES = ("emulator", "_session_cleanup", "ossgw_built", "workdir", "mounts", "new_bucket",
+            "pytest_runtest_protocol")
 
 
 def export_e2e_fixtures(namespace, module_name):

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import oss2
 
+from deadlines import Deadline, scaled, slowdown, wait_exit, wait_until  # noqa: F401 (re-exported for the tests)
+
 REPO = Path(__file__).resolve().parents[3]
 OSSGW = REPO / "ossgw"
 REGION = "cn-hangzhou"
@@ -73,26 +75,33 @@ def daemon_pids(mp):
     return pids
 
 
-def wait_until(cond, timeout, step=0.05):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if cond():
-            return True
-        time.sleep(step)
-    return cond()
+# `ossgw mount` (detached) and `ossgw umount` wait for the mount's process themselves, up to --timeout (their defaults);
+# the tests give them those defaults scaled with the machine's load, like every other wait
+_CLI_WAITS = {"mount": 120, "umount": 30, "unmount": 30}
+
+
+def _scaled_cli_wait(args):
+    args = [str(a) for a in args]
+    base = _CLI_WAITS.get(args[0]) if args else None
+    if base is None or "--timeout" in args or (args[0] == "mount" and "-f" in args):
+        return args
+    return [args[0], "--timeout", str(int(scaled(base))), *args[1:]]
 
 
 def run_ossgw(*args, timeout=300, env=None, check=False):
-    """Runs the launcher; returns the CompletedProcess (text output)."""
+    """Runs the launcher; returns the CompletedProcess (text output). `timeout`: quiet-machine seconds, scaled; so is
+    the --timeout of `ossgw mount` and `ossgw umount` when the test names none."""
+    args = _scaled_cli_wait(args)
     e = dict(os.environ)
     e.pop("OSS_ACCESS_KEY_ID", None)
     e.pop("OSS_ACCESS_KEY_SECRET", None)
     if env:
         e.update(env)
     t0 = time.time()
-    r = subprocess.run([str(OSSGW), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=e,
-                       stdin=subprocess.DEVNULL)
-    log(f"ossgw {' '.join(map(str, args))[:160]} -> rc={r.returncode} in {time.time() - t0:.1f}s")
+    r = subprocess.run([str(OSSGW), *args], capture_output=True, text=True, timeout=scaled(timeout),
+                       env=e, stdin=subprocess.DEVNULL)
+    log(f"ossgw {' '.join(map(str, args))[:160]} -> rc={r.returncode} in {time.time() - t0:.1f}s "
+        f"(slowdown {slowdown():.1f})")
     if check and r.returncode != 0:
         raise AssertionError(f"ossgw {args} failed rc={r.returncode}\nstdout:{r.stdout}\nstderr:{r.stderr}")
     return r
@@ -100,10 +109,14 @@ def run_ossgw(*args, timeout=300, env=None, check=False):
 
 def stop_process(p, sig=signal.SIGTERM, timeout=60):
     """Sends `sig` to a started launcher (SIGINT is what Ctrl-C sends) and returns its exit status; kills it and raises
-    TimeoutExpired when it has not ended within `timeout` seconds."""
+    TimeoutExpired when it has not ended within `timeout` quiet-machine seconds, scaled."""
     p.send_signal(sig)
+    t0 = time.time()
     try:
-        return p.wait(timeout=timeout)
+        rc = wait_exit(p, timeout)
+        log(f"{os.path.basename(str(p.args[0]))} {p.args[1] if len(p.args) > 1 else ''} stopped by signal {int(sig)}: "
+            f"exit {rc} after {time.time() - t0:.1f} s (slowdown {slowdown():.1f})")
+        return rc
     except subprocess.TimeoutExpired:
         p.kill()
         p.wait()
@@ -121,9 +134,9 @@ def force_unmount(mp):
     """Unmounts MP whatever state it is in and ends its ossgw process; used by fixtures, never fails."""
     mp = str(mp)
     if is_mounted(mp):
-        subprocess.run(["fusermount", "-u", mp], capture_output=True, timeout=60)
+        subprocess.run(["fusermount", "-u", mp], capture_output=True, timeout=scaled(60))
         if not wait_until(lambda: not is_mounted(mp), 15):
-            subprocess.run(["umount", "-l", mp], capture_output=True, timeout=60)
+            subprocess.run(["umount", "-l", mp], capture_output=True, timeout=scaled(60))
     if not wait_until(lambda: not daemon_pids(mp), 30):
         for pid in daemon_pids(mp):
             log(f"killing leftover ossgw mount process {pid} of {mp}")
@@ -132,7 +145,7 @@ def force_unmount(mp):
             except ProcessLookupError:
                 pass
         if is_mounted(mp):
-            subprocess.run(["umount", "-l", mp], capture_output=True, timeout=60)
+            subprocess.run(["umount", "-l", mp], capture_output=True, timeout=scaled(60))
 
 
 class Mounts:
@@ -168,8 +181,11 @@ class Mounts:
         """`ossgw umount MP`, then waits until the mount and its process are gone."""
         r = run_ossgw("umount", mp)
         assert r.returncode == 0, f"umount failed: {r.stderr}"
+        t0 = time.time()
         assert wait_until(lambda: not is_mounted(mp), 30), f"{mp} still mounted"
-        assert wait_until(lambda: not daemon_pids(mp), 60), f"ossgw mount process of {mp} did not exit"
+        assert wait_until(lambda: not daemon_pids(mp), 60), \
+            f"ossgw mount process of {mp} did not exit within {time.time() - t0:.0f} s (slowdown {slowdown():.1f})"
+        log(f"mount process of {mp.name} gone {time.time() - t0:.1f} s after ossgw umount returned")
         if mp in self.active:
             self.active.remove(mp)
 
@@ -212,7 +228,7 @@ def free_port():
 def http_get(url):
     """(status, body) of a GET; error statuses are returned, not raised; (None, "") when nothing answers."""
     try:
-        with urllib.request.urlopen(url, timeout=10) as r:
+        with urllib.request.urlopen(url, timeout=scaled(10)) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()

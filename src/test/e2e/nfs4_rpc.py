@@ -1,17 +1,22 @@
-"""A minimal NFSv4.1 client over onc_rpc (RFC 8881 XDR, encoded by hand): NULL, COMPOUND headers and the session
-operations EXCHANGE_ID and CREATE_SESSION, enough to check that a server answers version 4 on its port. Tests only."""
+"""A minimal NFSv4.1 client over onc_rpc (RFC 8881 XDR, encoded by hand): NULL, COMPOUND headers, the session
+operations EXCHANGE_ID, CREATE_SESSION and SEQUENCE, and the few operations the e2e and reliability suites send
+(PUTROOTFH, PUTFH, LOOKUP, GETFH, OPEN, LOCK, READ, WRITE). Tests only."""
 import struct
 
 import onc_rpc
 
 NFS4_VERSION = 4
 NFSPROC4_NULL, NFSPROC4_COMPOUND = 0, 1
-OP_LOCK, OP_LOOKUP, OP_OPEN, OP_PUTFH, OP_PUTROOTFH = 12, 15, 18, 22, 24
+OP_GETFH, OP_LOCK, OP_LOOKUP, OP_OPEN, OP_PUTFH, OP_PUTROOTFH, OP_READ, OP_WRITE = 10, 12, 15, 18, 22, 24, 25, 38
 READ_LT = 1
-OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_SEQUENCE = 42, 43, 53
+OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_DESTROY_SESSION, OP_SEQUENCE, OP_DESTROY_CLIENTID = 42, 43, 44, 53, 57
 OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, OPEN4_NOCREATE, CLAIM_NULL = 1, 0, 0, 0
 NFS4_OK = 0
+NFS4ERR_DELAY = 10008
 NFS4ERR_MINOR_VERS_MISMATCH = 10021
+NFS4ERR_REQ_TOO_BIG, NFS4ERR_REP_TOO_BIG, NFS4ERR_REP_TOO_BIG_TO_CACHE = 10065, 10066, 10067
+NFS4ERR_RETRY_UNCACHED_REP = 10068
+ANONYMOUS_STATEID = b"\0" * 16
 PROG_MISMATCH = 2
 
 
@@ -29,23 +34,47 @@ def exchange_id(owner, verifier=b"ossgwtst"):
     return u32(OP_EXCHANGE_ID) + verifier + onc_rpc.xdr_string(owner) + u32(0) + u32(0) + u32(0)
 
 
-def channel_attrs(max_requests=8):
+def channel_attrs(max_requests=8, max_request=1 << 20, max_response=1 << 20, max_cached=64 << 10, max_ops=16):
     """channel_attrs4: headerpadsize, maxrequestsize, maxresponsesize, maxresponsesize_cached, maxoperations,
     maxrequests, no rdma_ird."""
-    return u32(0) + u32(1 << 20) + u32(1 << 20) + u32(64 << 10) + u32(16) + u32(max_requests) + u32(0)
+    return (u32(0) + u32(max_request) + u32(max_response) + u32(max_cached) + u32(max_ops) + u32(max_requests)
+            + u32(0))
 
 
-def create_session(clientid, sequenceid):
-    """CREATE_SESSION4args with no back channel use: cb_program 0, one AUTH_NONE callback security."""
-    return (u32(OP_CREATE_SESSION) + u64(clientid) + u32(sequenceid) + u32(0) + channel_attrs() + channel_attrs(1)
-            + u32(0) + u32(1) + u32(0))
+def create_session(clientid, sequenceid, fore=None):
+    """CREATE_SESSION4args with no back channel use: cb_program 0, one AUTH_NONE callback security; `fore` the fore
+    channel asked for (channel_attrs(...), default channel_attrs())."""
+    return (u32(OP_CREATE_SESSION) + u64(clientid) + u32(sequenceid) + u32(0) + (fore or channel_attrs())
+            + channel_attrs(1) + u32(0) + u32(1) + u32(0))
 
 
-def compound(s, xid, ops, minor=1, tag=b"ossgw-e2e"):
+def granted_fore(results):
+    """The fore channel a successful one-operation CREATE_SESSION reply granted, as a dict (maxrequestsize,
+    maxresponsesize, maxresponsesize_cached, maxoperations, maxrequests)."""
+    count, resop, status = struct.unpack(">III", results[:12])
+    assert count == 1 and resop == OP_CREATE_SESSION and status == NFS4_OK, (count, resop, status)
+    # sessionid (16), sequenceid, flags, then channel_attrs4 (headerpadsize first)
+    pad, req, resp, cached, ops, reqs = struct.unpack(">IIIIII", results[12 + 16 + 8:12 + 16 + 8 + 24])
+    return {"maxrequestsize": req, "maxresponsesize": resp, "maxresponsesize_cached": cached, "maxoperations": ops,
+            "maxrequests": reqs}
+
+
+def compound_call(xid, ops, minor=1, tag=b"ossgw-e2e", cred=None):
+    """One COMPOUND call as a whole RPC record (to pipeline several before reading replies)."""
+    args = onc_rpc.xdr_string(tag) + u32(minor) + u32(len(ops)) + b"".join(ops)
+    return onc_rpc.record(onc_rpc.call(xid, onc_rpc.NFS_PROGRAM, NFS4_VERSION, NFSPROC4_COMPOUND, args, cred))
+
+
+def compound(s, xid, ops, minor=1, tag=b"ossgw-e2e", cred=None):
     """One COMPOUND (already encoded operations); returns (accepted, accept_stat, status, results bytes) where results
     start at resarray's count."""
-    args = onc_rpc.xdr_string(tag) + u32(minor) + u32(len(ops)) + b"".join(ops)
-    _xid, accepted, stat, rest = onc_rpc.rpc(s, xid, onc_rpc.NFS_PROGRAM, NFS4_VERSION, NFSPROC4_COMPOUND, args)
+    s.sendall(compound_call(xid, ops, minor, tag, cred))
+    return compound_reply(s)
+
+
+def compound_reply(s):
+    """The next reply on `s`, as compound() returns it."""
+    _xid, accepted, stat, rest = onc_rpc.read_reply(s)
     if not accepted or stat != 0:
         return accepted, stat, None, None
     status = struct.unpack(">I", rest[:4])[0]
@@ -70,14 +99,32 @@ def first_result(results):
     return resop, status
 
 
-def sequence(sessionid, seq, slot=0):
-    """SEQUENCE4args: sessionid, sequenceid, slotid, highest_slotid, sa_cachethis false."""
+def sequence(sessionid, seq, slot=0, cachethis=False):
+    """SEQUENCE4args: sessionid, sequenceid, slotid, highest_slotid (= slotid), sa_cachethis."""
     assert len(sessionid) == 16
-    return u32(OP_SEQUENCE) + sessionid + u32(seq) + u32(slot) + u32(slot) + u32(0)
+    return u32(OP_SEQUENCE) + sessionid + u32(seq) + u32(slot) + u32(slot) + u32(1 if cachethis else 0)
 
 
 def putrootfh():
     return u32(OP_PUTROOTFH)
+
+
+def putfh(fh):
+    return u32(OP_PUTFH) + onc_rpc.xdr_string(fh)
+
+
+def getfh():
+    return u32(OP_GETFH)
+
+
+def read(offset, count, stateid=ANONYMOUS_STATEID):
+    """READ4args: stateid (default the anonymous one), offset, count."""
+    return u32(OP_READ) + stateid + u64(offset) + u32(count)
+
+
+def write(offset, data, stateid=ANONYMOUS_STATEID, stable=0):
+    """WRITE4args: stateid (default the anonymous one), offset, stable_how (UNSTABLE4), data."""
+    return u32(OP_WRITE) + stateid + u64(offset) + u32(stable) + onc_rpc.xdr_string(data)
 
 
 def lookup(name):
@@ -107,9 +154,14 @@ def lock_read(clientid, owner, open_stateid, offset, length):
 
 
 def statuses(results):
-    """(resop, status) of each result, reading past the SEQUENCE result only (enough for SEQUENCE, PUTROOTFH, LOOKUP
-    and a last operation of any kind)."""
+    """(resop, status) of each result, reading past the results of SEQUENCE, PUTROOTFH, PUTFH, LOOKUP, GETFH and READ
+    (any operation may come last)."""
     return _walk(results)[0]
+
+
+def read_data(results):
+    """The data of every successful READ result, in order."""
+    return [body for op, body in _walk(results)[2] if op == OP_READ]
 
 
 def last_body(results):
@@ -119,13 +171,89 @@ def last_body(results):
 
 def _walk(results):
     count = struct.unpack(">I", results[:4])[0]
-    out, at = [], 4
+    out, at, data = [], 4, []
     for i in range(count):
         resop, status = struct.unpack(">II", results[at:at + 8])
         out.append((resop, status))
         at += 8
-        if resop == OP_SEQUENCE and status == NFS4_OK:
+        if status != NFS4_OK or resop in (OP_PUTROOTFH, OP_PUTFH, OP_LOOKUP):
+            continue
+        if resop == OP_SEQUENCE:
             at += 16 + 5 * 4  # sessionid, sequenceid, slotid, highest_slotid, target_highest_slotid, status_flags
-        elif resop not in (OP_PUTROOTFH, OP_PUTFH, OP_LOOKUP) and i < count - 1:
+        elif resop in (OP_GETFH, OP_READ):
+            if resop == OP_READ:
+                at += 4  # eof
+            n = struct.unpack(">I", results[at:at + 4])[0]
+            data.append((resop, results[at + 4:at + 4 + n]))
+            at += 4 + n + (-n % 4)
+        elif i < count - 1:
             raise ValueError(f"cannot skip the result of operation {resop}")
-    return out, results[at:]
+    return out, results[at:], data
+
+
+def getfh_result(results):
+    """The filehandle of the last successful GETFH."""
+    return [body for op, body in _walk(results)[2] if op == OP_GETFH][-1]
+
+
+def new_session(s, owner, fore=None, cred=None, xid=1):
+    """EXCHANGE_ID then CREATE_SESSION on `s` (xids `xid` and `xid` + 1): (status, clientid, sessionid, granted fore
+    channel) where status is the first failure's (and the later fields None), NFS4_OK when both worked."""
+    accepted, stat, status, res = compound(s, xid, [exchange_id(owner)], cred=cred)
+    assert accepted and stat == 0, (accepted, stat)
+    if status != NFS4_OK:
+        return status, None, None, None
+    _op, _st, clientid, seq = exchange_id_result(res)
+    accepted, stat, status, res = compound(s, xid + 1, [create_session(clientid, seq, fore)], cred=cred)
+    assert accepted and stat == 0, (accepted, stat)
+    if status != NFS4_OK:
+        return status, clientid, None, None
+    return NFS4_OK, clientid, session_id(res), granted_fore(res)
+
+
+class Client:
+    """One NFSv4.1 client on a connection of its own: a client record and a session (`status` says whether they were
+    granted), and the next sequence id of each slot. call() runs a COMPOUND under SEQUENCE and waits for it; send()
+    and receive() pipeline several."""
+
+    def __init__(self, port, owner, source=None, fore=None, cred=None, timeout=30):
+        self.sock = onc_rpc.connect(port, source=source, timeout=timeout)
+        self.cred = cred
+        self.xid = 10
+        self.seqs = {}
+        self.status, self.clientid, self.sessionid, self.fore = new_session(self.sock, owner, fore, cred)
+
+    def send(self, ops, slot=0, cachethis=False, seq=None):
+        """Sends SEQUENCE (the slot's next sequence id, or `seq` for a retransmission) and `ops`; returns the
+        sequence id used."""
+        if seq is None:
+            seq = self.seqs.get(slot, 0) + 1
+            self.seqs[slot] = seq
+        self.xid += 1
+        self.sock.sendall(compound_call(self.xid, [sequence(self.sessionid, seq, slot, cachethis)] + list(ops),
+                                        cred=self.cred))
+        return seq
+
+    def receive(self):
+        """The next reply: (status, results)."""
+        accepted, stat, status, res = compound_reply(self.sock)
+        assert accepted and stat == 0, (accepted, stat)
+        return status, res
+
+    def call(self, ops, slot=0, cachethis=False):
+        self.send(ops, slot, cachethis)
+        return self.receive()
+
+    def destroy(self):
+        """DESTROY_SESSION then DESTROY_CLIENTID, as a client does when it unmounts: the server frees what they held.
+        Returns their statuses."""
+        statuses = []
+        for op in (u32(OP_DESTROY_SESSION) + self.sessionid, u32(OP_DESTROY_CLIENTID) + u64(self.clientid)):
+            self.xid += 1
+            accepted, stat, status, _res = compound(self.sock, self.xid, [op], cred=self.cred)
+            assert accepted and stat == 0, (accepted, stat)
+            statuses.append(status)
+        return statuses
+
+    def close(self):
+        self.sock.close()

@@ -4,6 +4,8 @@ reliability suites."""
 import socket
 import struct
 
+from deadlines import scaled
+
 NFS_PROGRAM, MOUNT_PROGRAM = 100003, 100005
 MOUNTPROC3_MNT = 1
 NFSPROC3_LOOKUP, NFSPROC3_READ = 3, 6
@@ -37,11 +39,16 @@ def record(msg):
     return struct.pack(">I", LAST | len(msg)) + msg
 
 
-def connect(port, host="127.0.0.1", timeout=10, rcvbuf=None):
+def connect(port, host="127.0.0.1", timeout=10, rcvbuf=None, source=None):
+    """A TCP connection to host:port whose connect and reads give up after `timeout` quiet-machine seconds, scaled;
+    `source` an address of this host to connect from (e.g. "127.0.0.2", another loopback address, to act as a second
+    client machine)."""
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    s.settimeout(timeout)
+    if source:
+        s.bind((source, 0))
+    s.settimeout(scaled(timeout))
     s.connect((host, port))
     return s
 
@@ -109,8 +116,9 @@ def read_args(fh, offset, count):
 
 
 def closed_by_server(s, timeout):
-    """True if the server closes `s` (EOF or reset) within `timeout` seconds; replies still arriving are skipped."""
-    s.settimeout(timeout)
+    """True if the server closes `s` (EOF or reset) within `timeout` quiet-machine seconds, scaled; replies still
+    arriving are skipped."""
+    s.settimeout(scaled(timeout))
     try:
         while s.recv(65536):
             pass

@@ -3,7 +3,7 @@ A machine with fuse3 (which provides fusermount and conflicts with fuse) must no
 import os
 import subprocess
 
-from e2e_support import REPO
+from e2e_support import REPO, scaled
 
 ALL = ["libfuse2", "fio", "attr", "python3-venv", "libnfs-utils", "libfuse3-3", "stunnel4"]
 
@@ -17,7 +17,8 @@ def missing(tmp_path, installed):
                     '  [ "$p" = "$3" ] && { printf "install ok installed"; exit 0; }\ndone\nexit 1\n')
     fake.chmod(0o755)
     r = subprocess.run(["bash", "-c", "source .ci/packages.sh && ci_missing_packages"], cwd=REPO, text=True,
-                       capture_output=True, env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}, timeout=30)
+                       capture_output=True, env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"},
+                       timeout=scaled(30))
     assert r.returncode == 0, r.stderr
     return r.stdout.split()
 
@@ -52,7 +53,7 @@ def test_ci_run_dry_run_with_fuse3_plans_no_fuse_and_calls_no_apt(tmp_path):
     apt = tmp_path / "bin" / "apt-get"
     apt.write_text(f"#!/bin/sh\necho \"$@\" >> {marker}\nexit 1\n")
     apt.chmod(0o755)
-    r = subprocess.run(["bash", str(REPO / ".ci/run"), "--dry-run"], text=True, capture_output=True, timeout=60,
+    r = subprocess.run(["bash", str(REPO / ".ci/run"), "--dry-run"], text=True, capture_output=True, timeout=scaled(60),
                        env={**os.environ, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}"})
     assert r.returncode == 0, r.stderr
     line = r.stdout.strip().splitlines()[-1]

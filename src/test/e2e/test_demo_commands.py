@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, run_ossgw,
-                         stop_process, wait_until)
+                         scaled, stop_process, wait_exit, wait_until)
 
 HELLO = "Hello from OSS!"
 
@@ -96,7 +96,7 @@ def test_demo_runs_every_command_it_prints(ossgw_built, workdir):
             elif shutil.which(tool) is None:
                 skipped.append(tool)
                 continue
-            r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120, cwd=workdir,
+            r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=scaled(120), cwd=workdir,
                                stdin=subprocess.DEVNULL)
             assert r.returncode == 0, f"{cmd}\nrc={r.returncode}\nstdout:{r.stdout}\nstderr:{r.stderr}"
             if tool in ("cat", "nfs-cat", "smbclient"):
@@ -179,7 +179,7 @@ def test_serve_answers_readiness_probes_without_logging_each_down(ossgw_built, w
     finally:
         p.send_signal(signal.SIGTERM)
         try:
-            p.wait(timeout=60)
+            wait_exit(p, 60)
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()

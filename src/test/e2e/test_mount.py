@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from e2e_support import (BASE, Mounts, OSSGW, all_keys, daemon_pids, force_unmount, is_mounted, kill_if_running, log,
-                         oss_bucket, run_ossgw, sha256_file, wait_until)
+                         oss_bucket, run_ossgw, sha256_file, wait_exit, wait_until)
 
 
 MB = 1024 * 1024
@@ -462,7 +462,7 @@ def test_foreground_mount_stops_cleanly_on_sigterm_and_on_external_unmount(emula
                 p.terminate()
             else:
                 subprocess.run(["fusermount", "-u", str(mp)], check=True)
-            assert p.wait(timeout=60) == 0, p.stdout.read().decode(errors="replace")
+            assert wait_exit(p, 60) == 0, p.stdout.read().decode(errors="replace")
             assert not is_mounted(mp)
         finally:
             kill_if_running(p)

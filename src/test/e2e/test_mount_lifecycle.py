@@ -9,7 +9,8 @@ import signal
 import subprocess
 import time
 
-from e2e_support import OSSGW, daemon_pids, force_unmount, is_mounted, kill_if_running, run_ossgw, wait_until
+from e2e_support import (OSSGW, daemon_pids, force_unmount, is_mounted, kill_if_running, run_ossgw, scaled, wait_exit,
+                         wait_until)
 
 
 def _listing_error(mp):
@@ -78,12 +79,15 @@ def test_stopping_a_mount_does_not_wait_for_a_session_with_no_open_files(emulato
         assert copy.stdout.readline().strip() == "ready"
         t0 = time.time()
         p.send_signal(signal.SIGINT)  # Ctrl-C
-        p.wait(timeout=60)
+        wait_exit(p, 60)
         took = time.time() - t0
         out = p.stdout.read().decode(errors="replace")
         assert p.returncode == 0, out
         assert not is_mounted(mp)
-        assert took < 5, f"the mount process took {took:.1f} s to stop:\n{out}"
+        # what the mount decided: not to wait for the session the copy keeps open (the timing below only catches the
+        # 10 s wait on a quiet machine; under load the stop itself takes longer)
+        assert "is not waited for" in out, out
+        assert took < scaled(5), f"the mount process took {took:.1f} s to stop:\n{out}"
         assert "0 open file(s)" not in out, out
     finally:
         if copy:

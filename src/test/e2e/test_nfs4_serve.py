@@ -1,7 +1,7 @@
 """End-to-end: `./ossgw serve` answers NFSv4.1 on its NFS port by default (ossgw.nfs.versions=3,4.1): a NULL call, a
 COMPOUND with EXCHANGE_ID then CREATE_SESSION (minor version 1; 0 gets NFS4ERR_MINOR_VERS_MISMATCH) and one that
 opens a file of the export through the pseudo root and one that locks a range of it, NFSv3 beside it on the same port, readiness naming both versions
-and /q/metrics counting the v4 operations, clients, sessions, open and lock state. Then `ossgw.nfs.versions` set to what is not served is refused at start-up, naming the key."""
+and /q/metrics counting the v4 operations, clients, sessions, the heap they are charged, open and lock state. Then `ossgw.nfs.versions` set to what is not served is refused at start-up, naming the key."""
 import json
 import os
 import re
@@ -87,6 +87,12 @@ def test_serve_answers_nfs41_and_nfs3_on_one_port_by_default(emulator, ossgw_bui
         assert after['ossgw_nfs4_states{kind="open"}'] == 1
         assert after['ossgw_nfs4_operations_total{op="lock"}'] == 1
         assert after['ossgw_nfs4_states{kind="lock"}'] == 1
+        # the client record and the session's reply cache (8 slots of 16 KiB: the most granted) are charged, within
+        # the state's share of the heap
+        assert before["ossgw_nfs4_state_bytes"] == 0
+        assert 8 * (16 << 10) < after["ossgw_nfs4_state_bytes"] < 8 * (16 << 10) + 4096
+        assert after["ossgw_nfs4_state_limit_bytes"] >= 4 << 20
+        assert after["ossgw_nfs4_clients_evicted_total"] == 0
         assert stop_process(p) == 0, (workdir / "v41.log").read_text()
     finally:
         kill_if_running(p)

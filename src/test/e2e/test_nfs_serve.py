@@ -11,7 +11,8 @@ import subprocess
 import pytest
 
 import onc_rpc
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, stop_process, wait_until
+from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, scaled, stop_process,
+                         wait_until)
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
                                 reason="libnfs-utils is not installed (apt-get install libnfs-utils; .ci/run does)")
@@ -22,7 +23,7 @@ def nfs_url(port, path):
 
 
 def nfs(*args, check=True):
-    r = subprocess.run(list(args), capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    r = subprocess.run(list(args), capture_output=True, text=True, timeout=scaled(120), stdin=subprocess.DEVNULL)
     if check:
         assert r.returncode == 0, f"{args}: {r.stdout} {r.stderr}"
     return r
@@ -186,6 +187,7 @@ def test_config_form_shares_one_engine_with_a_fuse_mount_and_checks_client_netwo
     (["serve", "some-bucket", "--nfs", "-o", "no_such_option"], "no_such_option"),
 ])
 def test_quick_form_mistakes_are_refused_by_name(ossgw_built, args, expect):
-    r = subprocess.run([str(OSSGW), *args], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    r = subprocess.run([str(OSSGW), *args], capture_output=True, text=True, timeout=scaled(120),
+                       stdin=subprocess.DEVNULL)
     assert r.returncode == 2, r.stderr
     assert expect in r.stderr, r.stderr

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from e2e_support import scaled
 
 SUITE = Path(__file__).resolve().parents[1] / "posix" / "posix_suite.py"
 BINDINGS = ["jnr", "jfuse"]
@@ -22,7 +23,7 @@ def binding(request, monkeypatch):
 
 def suite(*args):
     r = subprocess.run([sys.executable, str(SUITE), "--transport", "fuse", *map(str, args)], capture_output=True,
-                       text=True, timeout=600)
+                       text=True, timeout=scaled(600))
     print(r.stdout)
     print(r.stderr, file=sys.stderr)
     return r

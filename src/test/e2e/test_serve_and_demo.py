@@ -8,7 +8,7 @@ import subprocess
 import oss2
 
 from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, oss_bucket,
-                         stop_process, wait_until)
+                         scaled, stop_process, wait_until)
 
 
 
@@ -77,7 +77,7 @@ def test_serve_refuses_bad_configuration(ossgw_built, workdir):
                    f"ossgw.state-dir={workdir / 'state'}\n"
                    f"ossgw.mounts.x.bucket=some-bucket\nossgw.mounts.x.mountpoint={mp}\n"
                    "ossgw.mounts.x.options.multipart_size=1\nossgw.mounts.x.options.bogus_option=1\n")
-    r = subprocess.run([str(OSSGW), "serve", "--config", str(cfg)], capture_output=True, text=True, timeout=120,
+    r = subprocess.run([str(OSSGW), "serve", "--config", str(cfg)], capture_output=True, text=True, timeout=scaled(120),
                        stdin=subprocess.DEVNULL)
     assert r.returncode == 2, r.stderr
     assert "ossgw.mounts.x" in r.stderr and "bogus_option" in r.stderr, r.stderr

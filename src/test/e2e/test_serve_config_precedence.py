@@ -6,7 +6,7 @@ import re
 import signal
 import subprocess
 
-from e2e_support import OSSGW, free_port, http_get, wait_until
+from e2e_support import OSSGW, free_port, http_get, wait_exit, wait_until
 
 
 def test_env_and_system_properties_win_over_the_config_file(ossgw_built, workdir):
@@ -41,7 +41,7 @@ def test_env_and_system_properties_win_over_the_config_file(ossgw_built, workdir
         if p.poll() is None:
             p.send_signal(signal.SIGTERM)
             try:
-                p.wait(timeout=60)
+                wait_exit(p, 60)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()

@@ -20,7 +20,8 @@ from pathlib import Path
 import oss2
 import pytest
 
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, log, sha256_file, wait_until
+from e2e_support import (OSSGW, force_unmount, free_port, http_get, is_mounted, log, scaled, sha256_file, wait_exit,
+                         wait_until)
 
 SMB_USER = "ossgw-e2e"
 SMB_PASSWORD = "e2e pass!7"
@@ -71,7 +72,7 @@ class Gateway:
         if self.p.poll() is None:
             self.p.send_signal(signal.SIGTERM)
             try:
-                self.p.wait(timeout=60)
+                wait_exit(self.p, 60)
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 self.p.wait()
@@ -90,7 +91,7 @@ def smbclient(port, share, commands, user=SMB_USER, password=SMB_PASSWORD, cwd=N
     t0 = time.time()
     opts = ["--option=smb3 unix extensions=yes"] if posix else []
     r = subprocess.run(["smbclient", f"//127.0.0.1/{share}", "-p", str(port), "-U", f"{user}%{password}",
-                        "-m", "SMB3", *opts, "-c", commands], capture_output=True, text=True, timeout=timeout,
+                        "-m", "SMB3", *opts, "-c", commands], capture_output=True, text=True, timeout=scaled(timeout),
                        cwd=cwd, stdin=subprocess.DEVNULL)
     log(f"smbclient {share}: {commands[:80]} -> rc={r.returncode} in {time.time() - t0:.1f}s")
     return r
@@ -241,7 +242,7 @@ def test_a_file_written_over_nfs_is_identical_over_smb(smb, tmp_path):
     random_file(src, 2 * 1000 * 1000 + 3)
     ok(smbclient(smb.smb_port, "data", "mkdir via-nfs"))
     url = f"nfs://127.0.0.1/{smb.name}/via-nfs/n.bin?nfsport={smb.nfs_port}&mountport={smb.nfs_port}&version=3"
-    r = subprocess.run(["nfs-cp", str(src), url], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(["nfs-cp", str(src), url], capture_output=True, text=True, timeout=scaled(120))
     assert r.returncode == 0, r.stdout + r.stderr
     # nfs-cp does not COMMIT: the export uploads the file once it is idle (1 s here); SMB reads it either way
     assert wait_until(lambda: smb.bucket.object_exists("via-nfs/n.bin"), 30)

@@ -7,9 +7,10 @@ name is never an object in the bucket and never listed. Reads and writes on the 
 left in the bucket."""
 import errno
 import os
+import subprocess
 
 import pytest
-from e2e_support import all_keys, log
+from e2e_support import all_keys, log, scaled
 
 BINDINGS = ["jnr", "jfuse"]
 
@@ -138,3 +139,51 @@ def test_hard_remove_forgets_the_name_at_unlink(mounts, new_bucket, binding):
     finally:
         os.close(fd)
     assert all_keys(bucket) == []
+
+
+def test_a_users_rename_onto_a_fuse_hidden_name_is_a_rename(mounts, new_bucket, binding):
+    """Issue 21, D6: `echo data > m/v.txt; exec 3<m/v.txt; mv m/v.txt m/.fuse_hidden00000000000000aa` returned 0 and
+    lost the file (neither name listed, neither key in the bucket): the rename of an open file onto a name of libfuse's
+    hidden form was taken for libfuse's own hide. A user's rename onto such a name (the file open or not, the name
+    with libfuse's node id and counter digits or not) moves the bytes: listed, readable and in the bucket under the new
+    name, also after the last close; libfuse's hide of an unlinked open file in the same mount still leaves nothing."""
+    name, bucket = new_bucket
+    mp = mounts.mount(name)
+    # the issue's reproduction, in a shell: the descriptor stays open in the shell across the mv
+    r = subprocess.run(["bash", "-c", 'set -e; cd "$1"; echo data > v.txt; exec 3<v.txt; '
+                        'mv v.txt .fuse_hidden00000000000000aa; ls -a; cat <&3; cat .fuse_hidden00000000000000aa',
+                        "repro", str(mp)], capture_output=True, text=True, timeout=scaled(120))
+    assert r.returncode == 0, r.stderr
+    assert ".fuse_hidden00000000000000aa" in r.stdout.split() and "v.txt" not in r.stdout.split(), r.stdout
+    assert r.stdout.count("data") == 2, r.stdout
+    # open through Python, a name exactly of libfuse's form (node id 2, counter 1), and a closed file
+    (mp / "w.txt").write_bytes(b"open")
+    (mp / "c.txt").write_bytes(b"closed")
+    fd = os.open(mp / "w.txt", os.O_RDONLY)
+    try:
+        os.rename(mp / "w.txt", mp / ".fuse_hidden0000000200000001")
+        assert os.fstat(fd).st_nlink == 1
+        assert os.pread(fd, 10, 0) == b"open"
+        assert (mp / ".fuse_hidden0000000200000001").read_bytes() == b"open"
+    finally:
+        os.close(fd)
+    os.rename(mp / "c.txt", mp / ".fuse_hidden0000000300000002")
+    moved = {".fuse_hidden00000000000000aa": b"data\n", ".fuse_hidden0000000200000001": b"open",
+             ".fuse_hidden0000000300000002": b"closed"}
+    assert sorted(os.listdir(mp)) == sorted(moved)
+    assert sorted(all_keys(bucket)) == sorted(moved)
+    for key, data in moved.items():
+        assert (mp / key).read_bytes() == data
+        assert bucket.get_object(key).read() == data
+    # libfuse's own hide of an unlinked open file, in the same mount, still makes no object and lists nothing
+    (mp / "u.txt").write_bytes(b"unlinked")
+    fd = os.open(mp / "u.txt", os.O_RDONLY)
+    try:
+        os.unlink(mp / "u.txt")
+        assert os.fstat(fd).st_nlink == 0
+        assert sorted(os.listdir(mp)) == sorted(moved)
+        assert sorted(all_keys(bucket)) == sorted(moved)
+    finally:
+        os.close(fd)
+    mounts.unmount(mp)  # every release has been handled: nothing unlinked the moved names
+    assert sorted(all_keys(bucket)) == sorted(moved)

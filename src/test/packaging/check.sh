@@ -226,7 +226,7 @@ EOF
   OSSGW_HOME="$ROOT/gateway-app/target" OSSGW_CONFIG_FILE="$WORK/ossgw.properties" OSSGW_MEMORY_LIMIT=512 \
     docker/entrypoint.sh >"$WORK/serve.log" 2>&1 &
   SERVE_PID=$!
-  deadline=$((SECONDS + 90))
+  deadline=$((SECONDS + $(scaled 90)))
   while (( SECONDS < deadline )) && kill -0 "$SERVE_PID" 2>/dev/null; do
     if curl -fsS "http://127.0.0.1:$http/q/health/ready" >"$WORK/ready.json" 2>/dev/null; then ready=1; break; fi
     sleep 0.5

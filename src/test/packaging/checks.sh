@@ -4,6 +4,8 @@
 PASSED=0
 FAILED=0
 CASES=()
+# shellcheck source=src/test/packaging/slowdown.sh
+source "$(dirname "${BASH_SOURCE[0]}")/slowdown.sh"  # scaled N: deadlines that scale with the machine's load
 
 # check NAME COMMAND...: runs the command; its output is shown when it fails and goes to CHECK_LOG when that is set.
 check() {

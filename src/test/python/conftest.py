@@ -8,8 +8,8 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
-import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "src" / "test" / "e2e"))  # deadlines: waits scaled with the machine's load
+from deadlines import scale_test_timeouts, scaled, wait_exit, wait_until  # noqa: E402
 CLASSES = REPO / "oss-emulator" / "target" / "classes"
 JAVA_HOME = os.environ.get("JAVA_HOME") or "/usr/lib/jvm/temurin-25-jdk-amd64"
 
@@ -33,12 +35,12 @@ class Emulator:
 
     def counters(self):
         """GET /-/counters parsed into a dict (operation name -> count, plus BytesReceived/BytesSent)."""
-        with urllib.request.urlopen(self.endpoint + "/-/counters", timeout=10) as r:
+        with urllib.request.urlopen(self.endpoint + "/-/counters", timeout=scaled(10)) as r:
             return json.loads(r.read())
 
     def reset_counters(self):
         req = urllib.request.Request(self.endpoint + "/-/counters/reset", data=b"", method="POST")
-        urllib.request.urlopen(req, timeout=10).read()
+        urllib.request.urlopen(req, timeout=scaled(10)).read()
 
 
 def start_emulator(bucket="pytest-bucket", ak="pytestak", sk="pytestsecret", data_dir=None, extra_args=()):
@@ -52,14 +54,11 @@ def start_emulator(bucket="pytest-bucket", ak="pytestak", sk="pytestsecret", dat
            "--port-file", str(port_file), "--data", data_dir, "--bucket", bucket,
            "--access-key", ak, "--secret-key", sk, *extra_args]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.time() + 30
-    while not port_file.exists():
-        if proc.poll() is not None:
-            raise RuntimeError("emulator exited: " + proc.stdout.read().decode(errors="replace"))
-        if time.time() > deadline:
-            proc.kill()
-            raise RuntimeError("emulator did not write its port file in 30 s")
-        time.sleep(0.05)
+    if not wait_until(lambda: port_file.exists() or proc.poll() is not None, 30):
+        proc.kill()
+        raise RuntimeError(f"emulator did not write its port file in {scaled(30):.0f} s")
+    if not port_file.exists():
+        raise RuntimeError("emulator exited: " + proc.stdout.read().decode(errors="replace"))
     port = int(port_file.read_text().strip())
     return Emulator(f"http://127.0.0.1:{port}", port, bucket, ak, sk, data_dir, proc)
 
@@ -67,10 +66,17 @@ def start_emulator(bucket="pytest-bucket", ak="pytestak", sk="pytestsecret", dat
 def stop_emulator(emu):
     emu.process.terminate()
     try:
-        emu.process.wait(timeout=10)
+        wait_exit(emu.process, 10)
     except subprocess.TimeoutExpired:
         emu.process.kill()
         emu.process.wait()
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Each test's pytest-timeout limit scaled with the machine's load (deadlines.py)."""
+    scale_test_timeouts(item)
+    yield
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ import urllib.request
 import oss2
 
 from conftest import scale
-from e2e_support import sha256_file
+from e2e_support import scaled, sha256_file
 
 MIB = 1 << 20
 FILES = scale(60, 3000)
@@ -37,7 +37,7 @@ NO_CACHE = ("max_stat_cache_size=0", "attr_timeout=0", "entry_timeout=0", "negat
 
 def admin(emu, method, path):
     req = urllib.request.Request(emu.endpoint + path, data=b"" if method == "POST" else None, method=method)
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         return r.read().decode()
 
 

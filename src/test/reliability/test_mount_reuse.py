@@ -30,7 +30,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[0] / "e2e"))
 
-from e2e_support import daemon_pids, run_ossgw, wait_until  # noqa: E402
+from e2e_support import daemon_pids, run_ossgw, scaled, wait_until  # noqa: E402
 
 # conftest.scale's rule, written out because the scenario also runs as a script (--inner) where there is no conftest
 WATCH_SECONDS = 30 if os.environ.get("OSSGW_RELIABILITY", "short") == "long" else 6
@@ -49,7 +49,7 @@ def test_an_old_mount_process_does_not_unmount_a_newer_mount_at_the_same_path(em
     t0 = time.time()
     try:
         r = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable, __file__, "--inner",
-                            json.dumps(config)], capture_output=True, text=True, timeout=300)
+                            json.dumps(config)], capture_output=True, text=True, timeout=scaled(300))
     finally:
         _admin(emulator.endpoint, "DELETE", "")
     sys.stderr.write(r.stderr)
@@ -67,7 +67,7 @@ def test_an_old_mount_process_does_not_unmount_a_newer_mount_at_the_same_path(em
 
 def _admin(endpoint, method, query):
     req = urllib.request.Request(f"{endpoint}/-/faults{query}", data=b"" if method == "POST" else None, method=method)
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         return r.read()
 
 

@@ -15,16 +15,15 @@ Short form (CI): a few hundred calls per flood; long form (OSSGW_RELIABILITY=lon
 import os
 import random
 import shutil
-import socket
 import struct
-import subprocess
 import time
 
 import pytest
 
 import onc_rpc
 from conftest import scale
-from e2e_support import OSSGW, free_port, http_get, wait_until
+from e2e_support import scaled, wait_until
+from nfs_gateway import PipelinedReads, file_handle, nfs_ls, quick_nfs_gateway
 
 pytestmark = pytest.mark.skipif(shutil.which("nfs-ls") is None,
                                 reason="libnfs-utils is not installed (apt-get install libnfs-utils; .ci/run does)")
@@ -39,82 +38,24 @@ def gateway(emulator, ossgw_built, new_bucket, workdir):
     """A quick-form NFS gateway over a fresh bucket holding `big.bin` (1 MiB): (port, export path, bucket, log)."""
     name, bucket = new_bucket
     bucket.put_object("big.bin", os.urandom(1 << 20), headers={"x-oss-meta-mode": "33188"})
-    passwd = workdir / "passwd-flood"
-    passwd.write_text(f"{name}:{emulator.ak}:{emulator.sk}\n")
-    passwd.chmod(0o600)
-    port, http_port = free_port(), free_port()
-    env = dict(os.environ, QUARKUS_HTTP_PORT=str(http_port), OSSGW_STATE_DIR=str(workdir / "state-flood"),
-               OSSGW_NFS_MAX_CONNECTIONS=str(MAX_CONNECTIONS), OSSGW_NFS_IDLE_TIMEOUT=f"{IDLE_TIMEOUT_S}s",
-               OSSGW_NFS_RECORD_TIMEOUT=f"{RECORD_TIMEOUT_S}s")
-    log = workdir / "flood.log"
-    with open(log, "wb") as out:
-        p = subprocess.Popen([str(OSSGW), "serve", name, "--nfs", "--nfs-port", str(port), "--nfs-bind", "127.0.0.1",
-                              "-o", f"url={emulator.endpoint},passwd_file={passwd}"], stdout=out,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-    try:
-        assert wait_until(lambda: http_get(f"http://127.0.0.1:{http_port}/q/health/ready")[0] == 200
-                          or p.poll() is not None, 120) and p.poll() is None, log.read_text()
-        yield port, f"/{name}", bucket, log
-        assert p.poll() is None, "the gateway died:\n" + log.read_text()[-4000:]
-    finally:
-        if p.poll() is None:
-            p.terminate()
-            try:
-                p.wait(60)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-
-
-def nfs_ls(port, path, timeout=15):
-    """Lists the export with libnfs; returns the seconds it took (asserts it worked)."""
-    url = f"nfs://127.0.0.1{path}?nfsport={port}&mountport={port}&version=3"
-    start = time.monotonic()
-    r = subprocess.run(["nfs-ls", url], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    took = time.monotonic() - start
-    assert r.returncode == 0, f"nfs-ls after {took:.1f} s: {r.stdout} {r.stderr}"
-    assert "big.bin" in r.stdout
-    return took
-
-
-def file_handle(port, path, name):
-    s = onc_rpc.connect(port)
-    try:
-        accepted, stat, root = onc_rpc.mnt(s, path)
-        assert accepted and stat == 0, (accepted, stat)
-        return onc_rpc.lookup(s, root, name)
-    finally:
-        s.close()
+    env = {"OSSGW_NFS_MAX_CONNECTIONS": str(MAX_CONNECTIONS), "OSSGW_NFS_IDLE_TIMEOUT": f"{IDLE_TIMEOUT_S}s",
+           "OSSGW_NFS_RECORD_TIMEOUT": f"{RECORD_TIMEOUT_S}s"}
+    with quick_nfs_gateway(emulator, name, workdir, "flood", env) as g:
+        yield g.port, g.path, bucket, g.log
 
 
 def test_pipelined_reads_never_read_do_not_stall_other_clients(gateway):
     port, path, _bucket, log = gateway
     fh = file_handle(port, path, "big.bin")
     calls = scale(300, 3000)
-    read = onc_rpc.record(onc_rpc.call(9, onc_rpc.NFS_PROGRAM, 3, onc_rpc.NFSPROC3_READ,
-                                       onc_rpc.read_args(fh, 0, 1 << 20)))
-    stuck = []
+    flood = PipelinedReads(port, None, 4, calls, fh)
     try:
-        for _ in range(4):
-            s = onc_rpc.connect(port, rcvbuf=16 * 1024)
-            s.setblocking(False)  # the server stops reading at its cap: send what the socket takes, never block
-            stuck.append([s, read * calls])
-        deadline = time.monotonic() + scale(5, 60)
-        while time.monotonic() < deadline and any(left for _, left in stuck):
-            for entry in stuck:
-                s, left = entry
-                if left:
-                    try:
-                        entry[1] = left[s.send(left):]
-                    except BlockingIOError:
-                        pass
-            time.sleep(0.01)
+        wait_until(flood.sent, scale(5, 60))
         # the four hold their own share (48 calls each) and leave the rest to others
         took = [nfs_ls(port, path) for _ in range(scale(3, 20))]
-        assert max(took) < 5, took
+        assert max(took) < scaled(5), took
     finally:
-        for s, _ in stuck:
-            s.close()
+        flood.close()
     # their replies are dropped without an ERROR line each (a summary at most once a minute)
     time.sleep(0.5)
     assert "Failed to send RPC" not in log.read_text()
@@ -132,16 +73,16 @@ def test_idle_and_half_record_connections_past_the_cap_leave_room_and_time_out(g
                 s.sendall(struct.pack(">I", onc_rpc.LAST | 100) + b"\0" * 10)
             held.append(s)
         # at the cap the longest-idle connection made room for each new one: an ordinary client is served
-        assert nfs_ls(port, path) < 5
+        assert nfs_ls(port, path) < scaled(5)
         # and every idle or half-sent one is closed after its timeout (plus the sweep interval and slack)
         start = time.monotonic()
         for s in held:
             assert onc_rpc.closed_by_server(s, max(IDLE_TIMEOUT_S, RECORD_TIMEOUT_S) + 5)
-        assert time.monotonic() - start < max(IDLE_TIMEOUT_S, RECORD_TIMEOUT_S) + 10
+        assert time.monotonic() - start < max(IDLE_TIMEOUT_S, RECORD_TIMEOUT_S) + scaled(10)
     finally:
         for s in held:
             s.close()
-    assert nfs_ls(port, path) < 5
+    assert nfs_ls(port, path) < scaled(5)
 
 
 def send_quietly(port, data):
@@ -202,4 +143,4 @@ def test_rpc_fuzz_leaves_the_server_answering(gateway):
                 s.close()
         if i % 20 == 19:
             nfs_ls(port, path)
-    assert nfs_ls(port, path) < 5
+    assert nfs_ls(port, path) < scaled(5)

@@ -15,7 +15,7 @@ import stat
 
 import pytest
 
-from e2e_support import all_keys, free_port, stop_process
+from e2e_support import all_keys, free_port, scaled, stop_process
 from test_nfs_serve import serve
 
 KINDS = ["file", "dir", "symlink", "pending"]
@@ -270,8 +270,8 @@ def test_rename_matrix_over_nfs(emulator, ossgw_built, new_bucket, workdir, monk
                "-o", f"url={emulator.endpoint},passwd_file={passwd},uid=1000,gid=1000"], workdir, http_port, "nfs")
     try:
         url = f"nfs://127.0.0.1/{name}?version=3&nfsport={port}&mountport={port}"
-        with nfs_rs.Client.connect(url, uid=1000, gid=1000, noresvport=True, connect_timeout=10,
-                                   operation_timeout=60) as c:
+        with nfs_rs.Client.connect(url, uid=1000, gid=1000, noresvport=True, connect_timeout=scaled(10),
+                                   operation_timeout=scaled(60)) as c:
             side = NfsSide(c)
             expected, handles = run_matrix(side)
             for h in handles:

@@ -17,6 +17,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import scale
+from e2e_support import scaled
 
 KIB = 1024
 MIB = 1 << 20
@@ -27,7 +28,7 @@ SIZES = (0, 1, 128 * KIB - 1, 128 * KIB, 128 * KIB + 1, 2 * MIB - 1, 2 * MIB + 1
 
 def admin(emu, method, path):
     req = urllib.request.Request(emu.endpoint + path, data=b"" if method == "POST" else None, method=method)
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         return r.read().decode()
 
 

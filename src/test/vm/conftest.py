@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 _E2E = HERE.parents[0] / "e2e"
 sys.path.insert(0, str(_E2E))  # e2e_support, importable by the tests of this lane
 from e2e_fixtures import export_e2e_fixtures  # noqa: E402
-from e2e_support import OSSGW, free_port, http_get, log, stop_process, wait_until  # noqa: E402
+from e2e_support import OSSGW, free_port, http_get, log, scaled, slowdown, stop_process, wait_until  # noqa: E402
 
 export_e2e_fixtures(globals(), "ossgw_e2e_fixtures_vm")
 
@@ -71,7 +71,7 @@ def vm_image():
     if shutil.which("qemu-system-x86_64") is None:
         pytest.skip("qemu-system-x86_64 is missing (apt-get install qemu-system-x86; .ci/run does)")
     t0 = time.monotonic()
-    r = subprocess.run([str(HERE / "build-image.sh")], capture_output=True, text=True, timeout=3600)
+    r = subprocess.run([str(HERE / "build-image.sh")], capture_output=True, text=True, timeout=scaled(3600))
     assert r.returncode == 0, r.stderr
     log(f"guest image {r.stdout.strip()} ready after {time.monotonic() - t0:.0f} s")
     return Path(r.stdout.strip())
@@ -153,14 +153,17 @@ def gateway(emulator, ossgw_built, new_bucket, workdir):
 @pytest.fixture
 def guest(vm_image, workdir):
     """guest(script, env=None, files=(), timeout=None) -> (rc, output): runs `script` (shell text; a `#!/bin/sh`
-    line is added when missing) in a fresh guest with `env` in its environment and /job/lib.sh beside it."""
+    line is added when missing) in a fresh guest with `env` in its environment and /job/lib.sh beside it. `timeout`
+    (default OSSGW_VM_TIMEOUT or 600 s) is of a quiet machine and scaled with the load (deadlines.py); the guest gets
+    the same factor as OSSGW_TEST_SLOWDOWN, which lib.sh's `t` applies to the job's own limits."""
 
     def run(script, env=None, files=(), timeout=None):
         if not script.startswith("#!"):
             script = "#!/bin/sh\n" + script
         job = Path(tempfile.mkstemp(prefix="job-", suffix=".sh", dir=workdir)[1])
         job.write_text(script)
-        args = [str(RUN)]
+        factor = slowdown()
+        args = [str(RUN), "-e", f"OSSGW_TEST_SLOWDOWN={factor:.2f}"]
         for k, v in (env or {}).items():
             args += ["-e", f"{k}={v}"]
         for f in [LIB, *files]:
@@ -168,10 +171,10 @@ def guest(vm_image, workdir):
         args.append(str(job))
         t0 = time.monotonic()
         # run.sh kills QEMU first (and prints the guest's console), well before pytest.ini's 900 s
-        timeout = timeout or int(os.environ.get("OSSGW_VM_TIMEOUT", 600))
+        timeout = int((timeout or int(os.environ.get("OSSGW_VM_TIMEOUT", 600))) * factor)
         penv = dict(os.environ, OSSGW_VM_TIMEOUT=str(timeout))
         r = subprocess.run(args, capture_output=True, text=True, env=penv, stdin=subprocess.DEVNULL,
-                           timeout=timeout + 120)
+                           timeout=timeout + scaled(120))
         log(f"guest job {job.name}: exit {r.returncode} after {time.monotonic() - t0:.0f} s")
         out = r.stdout + r.stderr
         (workdir / (job.name + ".out")).write_text(out)

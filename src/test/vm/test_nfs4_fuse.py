@@ -7,7 +7,7 @@ import threading
 import time
 
 import test_fuse_and_nfs_clients as v3
-from e2e_support import log
+from e2e_support import Deadline, log, scaled
 
 JOB = v3.JOB.replace("mount_v3 ", "mount_v41 ")
 assert JOB.count("mount_v41 ") == 2 and "mount_v3" not in JOB
@@ -24,8 +24,8 @@ def test_fuse_writer_and_v41_client_see_each_others_closed_files(gateway, guest,
     def host_side():
         """Waits for the guest's file through FUSE, then writes its own and replaces `shared`."""
         try:
-            deadline = time.monotonic() + 600
-            while time.monotonic() < deadline:
+            deadline = Deadline(600)
+            while not deadline.expired():
                 try:
                     data = (mp / "from-nfs").read_bytes()
                 except FileNotFoundError:
@@ -49,7 +49,7 @@ def test_fuse_writer_and_v41_client_see_each_others_closed_files(gateway, guest,
     t = threading.Thread(target=host_side, daemon=True)
     t.start()
     rc, out = guest(JOB, env={"NFS_PORT": gw.nfs_port, "BUCKET": gw.bucket})
-    t.join(30)
+    t.join(scaled(30))
     assert rc == 0 and "BOTH OK" in out, out
     assert not errors, errors
     marks = {k: int(v) for k, v in (ln.split() for ln in out.splitlines()

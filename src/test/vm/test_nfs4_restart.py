@@ -14,7 +14,7 @@ import threading
 import time
 
 from conftest import scale
-from e2e_support import log, wait_until
+from e2e_support import log, scaled, wait_until
 from test_locks import LOCKS_PL
 
 # open, write, fsync; wait for /tmp/go; write, fsync, close: prints WRITER OK or the error (an EIO would show here)
@@ -45,7 +45,7 @@ dmesg_before=$(dmesg_errors | wc -l)
 restart() {
   touch /mnt/b/restart-$1
   echo "RESTART_ASKED $1 $(now_ms)"
-  wait_until 300 "[ -e /mnt/a/restarted-$1 ]" || fail "the host's restarted-$1 never showed"
+  wait_until $(t 300) "[ -e /mnt/a/restarted-$1 ]" || fail "the host's restarted-$1 never showed"
   echo "RESTART_SEEN $1 $(now_ms)"
 }
 
@@ -56,7 +56,7 @@ echo "SUM $sum"
 t0=$(now_ms)
 ( dd if=/tmp/src of=/mnt/a/long bs=1M conv=fsync status=none; echo $? > /tmp/dd.rc ) &
 D=$!
-wait_until 120 '[ "$(stat -c %s /mnt/a/long 2>/dev/null || echo 0)" -gt $((DD_MB * 1048576 / 5)) ]' \
+wait_until $(t 120) '[ "$(stat -c %s /mnt/a/long 2>/dev/null || echo 0)" -gt $((DD_MB * 1048576 / 5)) ]' \
   || fail "dd did not get a fifth of the way within 120 s"
 restart 1 &
 R=$!
@@ -74,15 +74,15 @@ note "a restart while a lock is held and a file is open for writing"
 echo locked > /mnt/a/locked
 $P hold /mnt/a/locked W 0 0 /tmp/release > /tmp/hold.out &
 H=$!
-wait_until 30 'grep -q GOT /tmp/hold.out' || fail "the holder did not get its lock within 30 s"
+wait_until $(t 30) 'grep -q GOT /tmp/hold.out' || fail "the holder did not get its lock within 30 s"
 python3 /job/writer.py /mnt/a/open-across > /tmp/writer.out 2>&1 &
 WR=$!
-wait_until 30 '[ -e /tmp/opened ]' || fail "the writer did not open its file within 30 s"
-expect_eq "F_SETLK from the other mount before the restart" EAGAIN "$(timeout 20 $P setlk /mnt/b/locked W 0 0)"
+wait_until $(t 30) '[ -e /tmp/opened ]' || fail "the writer did not open its file within 30 s"
+expect_eq "F_SETLK from the other mount before the restart" EAGAIN "$(timeout $(t 20) $P setlk /mnt/b/locked W 0 0)"
 restart 2
 t0=$(now_ms)
 expect_eq "F_SETLK from the other mount after the restart (the lock was reclaimed)" EAGAIN \
-  "$(timeout 150 $P setlk /mnt/b/locked W 0 0)"
+  "$(timeout $(t 150) $P setlk /mnt/b/locked W 0 0)"
 echo "SETLK_AFTER_RESTART_MS $(( $(now_ms) - t0 ))"
 touch /tmp/go
 wait $WR
@@ -92,12 +92,12 @@ touch /tmp/release
 wait $H; rc=$?
 cat /tmp/hold.out
 expect_eq "the holder's exit status (its unlock after the restart)" 0 "$rc"
-expect_eq "F_SETLK once the holder unlocked" OK "$(timeout 60 $P setlk /mnt/b/locked W 0 0)"
+expect_eq "F_SETLK once the holder unlocked" OK "$(timeout $(t 60) $P setlk /mnt/b/locked W 0 0)"
 expect_eq "the file written across the restart" "before
 after" "$(cat /mnt/a/open-across)"
 
-timeout 60 umount /mnt/b || fail "umount /mnt/b"
-timeout 60 umount /mnt/a || fail "umount /mnt/a"
+timeout $(t 60) umount /mnt/b || fail "umount /mnt/b"
+timeout $(t 60) umount /mnt/a || fail "umount /mnt/a"
 dmesg | tail -30
 if dmesg | grep -iE "lost lock|reclaim fail|not responding|state manager"; then fail "the kernel logged the above"; fi
 [ "$(dmesg_errors | wc -l)" -eq "$dmesg_before" ] || { dmesg_errors; fail "the kernel logged errors"; }
@@ -134,7 +134,7 @@ def test_restart_during_a_long_write_and_a_held_lock(gateway, guest, new_bucket,
         gateways.append(gw)
         restarts.append(round(time.monotonic() - t0, 1))
         bucket.put_object(f"restarted-{n}", b"")
-    t.join(1000)
+    t.join(scaled(1000))
     rc, out = result["r"]
     assert rc == 0 and "RESTART OK" in out, out
     marks = {}

@@ -2,6 +2,11 @@
 # A check that fails prints what differed and exits 1, so the job (set -eu) stops there with a clear message.
 # Environment the host passes: NFS_HOST (default 10.0.2.2, the host's loopback), NFS_PORT, BUCKET.
 NFS_HOST="${NFS_HOST:-10.0.2.2}"
+# How much slower the host is than a quiet machine (src/test/e2e/deadlines.py; the host passes OSSGW_TEST_SLOWDOWN), as
+# a whole number >= 1, and `t N`: N (seconds or ms of a quiet machine) scaled by it. Every wait on a condition and every
+# time limit of a job uses it: `timeout $(t 20) cmd`, `wait_until $(t 30) COND`, `[ $ms -lt $(t 5000) ]`.
+SLOWDOWN=$(awk -v f="${OSSGW_TEST_SLOWDOWN:-1}" 'BEGIN { n = int(f); if (n < f) n++; if (n < 1) n = 1; print n }')
+t() { echo $(( $1 * SLOWDOWN )); }
 
 fail() { echo "FAIL: $*"; exit 1; }
 # expect_eq WHAT EXPECTED ACTUAL

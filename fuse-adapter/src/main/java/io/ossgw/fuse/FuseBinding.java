@@ -28,6 +28,7 @@ public interface FuseBinding {
   /**
    * Mounts {@code fs} at {@code mountpoint} and serves requests until the filesystem is unmounted. Blocks the calling
    * thread, which serves every request itself in single-threaded mode. The binding must call {@link
+   * FuseFilesystem#mounting} right before it asks libfuse to mount (the mount timeout counts from there) and {@link
    * FuseFilesystem#init} when the kernel's INIT has been answered.
    *
    * @return libfuse's exit status: 0 after an unmount, non-zero if mounting failed (libfuse prints why to stderr)

@@ -83,6 +83,8 @@ public final class FuseFilesystem {
   private final int ioSize;
   private final CountDownLatch initialized = new CountDownLatch(1);
   private final Runnable onInit;
+  private volatile RequestMark requests = RequestMark.NONE;
+  private volatile long mountingSince;
 
   /**
    * @param vfs the filesystem to present
@@ -126,6 +128,29 @@ public final class FuseFilesystem {
     return files.size();
   }
 
+  /**
+   * How this mount tells libfuse's calls within one kernel request apart ({@link HiddenNames}): the binding sets it
+   * before it serves; until then ({@link RequestMark#NONE}) every rename is an ordinary rename.
+   */
+  public void requestMark(RequestMark mark) {
+    requests = Objects.requireNonNull(mark, "mark");
+  }
+
+  /**
+   * The binding is about to ask libfuse to mount (its preparation, JVM work only, is done): {@link
+   * FuseOptions#mountTimeout()} counts from here. Called by the binding; the first call counts.
+   */
+  public void mounting() {
+    if (mountingSince == 0) {
+      mountingSince = Math.max(1, System.nanoTime());
+    }
+  }
+
+  /** {@link System#nanoTime()} of the first {@link #mounting()}, or 0 before it. */
+  public long mountingSince() {
+    return mountingSince;
+  }
+
   /** The kernel's INIT request was answered: the session is serving. Called by the binding from its init callback. */
   public void init(FuseConnection connection) {
     stats.call(FuseOp.INIT);
@@ -156,7 +181,13 @@ public final class FuseFilesystem {
       }
       FileHandle h = hidden.handle(path);
       // libfuse asks for an unlinked open file's attributes (fstat) by its hidden name: answer from the open file
-      out.put(h != null ? vfs.fgetattr(h) : vfs.getattr(path));
+      if (h != null) {
+        out.put(vfs.fgetattr(h));
+      } else if (HiddenNames.hiddenForm(path)) {
+        out.put(probe(path));
+      } else {
+        out.put(vfs.getattr(path));
+      }
       return 0;
     });
   }
@@ -286,16 +317,17 @@ public final class FuseFilesystem {
   }
 
   /**
-   * rename(2) (libfuse2 has no renameat2 flags; the kernel refuses them with EINVAL before asking). The rename of an
-   * open file onto a libfuse hidden name (libfuse hides an open file that is unlinked or renamed over, when {@code
-   * hard_remove} is off) is the unlink of it: see {@link HiddenNames}.
+   * rename(2) (libfuse2 has no renameat2 flags; the kernel refuses them with EINVAL before asking). libfuse's rename
+   * of an open file onto a hidden name (libfuse hides an open file that is unlinked or renamed over, when {@code
+   * hard_remove} is off) is the unlink of it: see {@link HiddenNames}. Any other rename, a user's onto a name of the
+   * same form included, moves the file.
    */
   public int rename(String from, String to) {
     return call(FuseOp.RENAME, from, () -> {
       if (FuseNames.tooLong(to)) {
         return fail(FuseOp.RENAME, Errno.ENAMETOOLONG);
       }
-      if (HiddenNames.isHideRename(from, to)) {
+      if (HiddenNames.isHideRename(from, to) && requests.take(to)) {
         List<FileHandle> open = files.openUnder(from);
         open.removeIf(hidden::hides);
         if (!open.isEmpty()) {
@@ -532,6 +564,21 @@ public final class FuseFilesystem {
       } catch (Throwable t) {
         errorLog.unexpected(FuseOp.RELEASE, h.path(), t);
       }
+    }
+  }
+
+  /**
+   * getattr of a name of libfuse's hidden form that is not ours: if it is free, this may be libfuse's probe before
+   * it hides an open file, so the request is marked for the rename that would follow ({@link HiddenNames}).
+   */
+  private FileAttr probe(String path) {
+    try {
+      return vfs.getattr(path);
+    } catch (FsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        requests.set(path);
+      }
+      throw e;
     }
   }
 

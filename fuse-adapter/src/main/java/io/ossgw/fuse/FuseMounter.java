@@ -56,7 +56,8 @@ public final class FuseMounter {
    * @param binding the native binding
    * @throws MountException if the mount point is missing, not a directory, not empty, already a mount (live or dead:
    *     the message has the command that clears it), libfuse2 is missing ("apt-get install libfuse2 fuse"), libfuse
-   *     refused the options, or the mount did not become live within {@link FuseOptions#mountTimeout()}
+   *     refused the options, or the mount did not become live within {@link FuseOptions#mountTimeout()} of the
+   *     binding's call into libfuse ({@link FuseFilesystem#mounting()})
    */
   public static MountedFilesystem mount(VirtualFileSystem vfs, Path mountpoint, FuseOptions options, FuseBinding binding) {
     Objects.requireNonNull(vfs, "vfs");
@@ -113,15 +114,23 @@ public final class FuseMounter {
     }
   }
 
+  /**
+   * How long a binding may take to prepare before it asks libfuse to mount ({@link FuseFilesystem#mounting()}): JVM
+   * work only (loading, linking the native upcalls), which a busy machine slows down but nothing in the kernel can
+   * hang; {@link FuseOptions#mountTimeout()} counts from the call into libfuse.
+   */
+  static final long PREPARE_NANOS = 120_000_000_000L;
+
   /** The new mount's identity, or null if it was live and has already been unmounted from outside. */
   private static MountIdentity awaitLive(MountedFilesystem m, Path mp, Set<Integer> before, FuseOptions options) {
-    long deadline = System.nanoTime() + options.mountTimeout().toNanos();
+    long start = System.nanoTime();
     long sleepMs = 1;
     while (true) {
       if (m.exit().isDone()) {
-        if (m.exit().join() == 0 && m.filesystem().initialized()) {
-          // INIT was answered, so the mount was live; someone (fusermount -u) unmounted it before this loop looked
-          // again. That is a mount that has already ended cleanly, not a failure.
+        if (m.exit().join() == 0) {
+          // Both bindings end with 0 only after libfuse mounted and its loop ended normally: someone (fusermount -u)
+          // unmounted it before this loop looked again, on a busy machine even before the kernel's INIT was served.
+          // That is a mount that has already ended cleanly, not a failure.
           return null;
         }
         throw new MountException("libfuse could not mount " + mp + " (exit status " + m.exit().join()
@@ -133,10 +142,13 @@ public final class FuseMounter {
         if (entry.isPresent() && m.filesystem().awaitInit(0)) {
           return MountIdentity.of(entry.get());
         }
-        if (System.nanoTime() >= deadline) {
+        long mounting = m.filesystem().mountingSince();
+        long now = System.nanoTime();
+        if (mounting == 0 ? now - start >= PREPARE_NANOS : now - mounting >= options.mountTimeout().toNanos()) {
           throw new MountException("the FUSE mount at " + mp + " did not become live within "
-              + options.mountTimeout().toMillis() + " ms (" + (entry.isPresent() ? "mounted, but the kernel's INIT"
-              + " was not answered" : "no entry in " + MountInfo.PROC_SELF_MOUNTINFO) + ")");
+              + (mounting == 0 ? PREPARE_NANOS / 1_000_000 + " ms (the binding did not ask libfuse to mount)"
+              : options.mountTimeout().toMillis() + " ms (" + (entry.isPresent() ? "mounted, but the kernel's INIT"
+              + " was not answered" : "no entry in " + MountInfo.PROC_SELF_MOUNTINFO) + ")"));
         }
         Thread.sleep(sleepMs);
       } catch (InterruptedException e) {

@@ -34,7 +34,8 @@ import java.util.Objects;
  *       and answers fstat's GETATTR itself with ENOENT (libfuse 2) or ESTALE (libfuse 3).
  *   <li>{@code fsname = "ossgw"}, {@code subtype = "ossgw"}: the app should set {@code fsname = "oss:<bucket>"}; the
  *       mount then shows as {@code oss:<bucket> on /mnt type fuse.ossgw}.
- *   <li>{@code mountTimeout = unmountTimeout = 10 s}: how long {@link FuseMounter#mount} and {@link
+ *   <li>{@code mountTimeout = unmountTimeout = 10 s}: how long {@link FuseMounter#mount} (from the binding's call
+ *       into libfuse: its preparation before is JVM work, slow only on a busy machine) and {@link
  *       MountedFilesystem#close()} wait for the kernel mount to appear or disappear.
  * </ul>
  *

@@ -15,15 +15,24 @@ import java.util.regex.Pattern;
  *
  * <p>What libfuse does (lib/fuse.c of 2.9 and 3.x, {@code fuse_lib_unlink}/{@code fuse_lib_rename} → {@code
  * hide_node} → {@code hidden_name}): when a name that has open handles is unlinked (or is the target of a rename), it
- * picks {@code .fuse_hidden%08x%08x} (node id, counter) in the same directory, calls getattr on it and uses it only if
- * that answers ENOENT, then calls rename(name, hidden). From then on it answers every request on the node (fstat's
- * GETATTR without a file handle, chmod, ...) with the hidden path, and after the last release ({@code fuse_do_release})
- * or at unmount ({@code fuse_destroy}) calls unlink(hidden).
+ * picks {@code .fuse_hidden%08x%08x} (its own node id, a counter) in the same directory, calls getattr on it and uses
+ * it only if that answers ENOENT, then calls rename(name, hidden), all while serving that one UNLINK (or RENAME)
+ * request on one thread. From then on it answers every request on the node (fstat's GETATTR without a file handle,
+ * chmod, ...) with the hidden path, and after the last release ({@code fuse_do_release}) or at unmount ({@code
+ * fuse_destroy}) calls unlink(hidden).
  *
  * <p>The adapter turns that rename into the unlink the user asked for (DeleteObject; the open file keeps working, see
  * {@code VirtualFileSystem#unlink}) and records the hidden name here with the file's handles, so a getattr of it is
- * answered from the open file ({@code st_nlink} 0) and the final unlink costs no request. A name of that form that a
- * user creates or renames a closed file onto is an ordinary object: only the rename of an open file is special.
+ * answered from the open file ({@code st_nlink} 0) and the final unlink costs no request.
+ *
+ * <p>Only libfuse's own rename is taken so (issue 21, D6: a user's {@code mv f .fuse_hidden00000000000000aa} of
+ * an open file used to delete it): the name alone cannot tell, since a user may pick any name and libfuse's node ids
+ * are its own (not the inode numbers the adapter hands out). What tells is the request: libfuse's probe (a getattr of
+ * the hidden-form name answering ENOENT) marks the kernel request being served ({@link RequestMark}), and only a
+ * rename onto that name within the same request is libfuse's hide. A user's rename is a RENAME request of its own (the
+ * kernel's LOOKUP of the new name came in another request), so it is an ordinary rename: the object moves to the new
+ * key, listed and readable, whether the file is open or not. A name of that form that a user creates is an ordinary
+ * object too.
  *
  * <p>Thread-safe.
  */
@@ -34,14 +43,20 @@ final class HiddenNames {
   private final Map<String, List<FileHandle>> names = new ConcurrentHashMap<>();
   private final Set<FileHandle> handles = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
-  /** True if {@code to} is a libfuse hidden name in the directory of {@code from}. */
+  /** True if {@code to} is a name of libfuse's hidden form in the directory of {@code from}. */
   static boolean isHideRename(String from, String to) {
     if (from == null || to == null) {
       return false;
     }
     int slash = to.lastIndexOf('/');
-    return slash >= 0 && slash == from.lastIndexOf('/') && to.regionMatches(0, from, 0, slash + 1)
-        && HIDDEN.matcher(to).region(slash + 1, to.length()).matches();
+    return slash >= 0 && slash == from.lastIndexOf('/') && to.regionMatches(0, from, 0, slash + 1) && hiddenForm(to);
+  }
+
+  /** True if the last component of {@code path} has libfuse's hidden form ({@code .fuse_hidden} and 16 hex digits). */
+  static boolean hiddenForm(String path) {
+    int slash = path == null ? -1 : path.lastIndexOf('/');
+    return slash >= 0 && path.length() - slash - 1 == 28
+        && HIDDEN.matcher(path).region(slash + 1, path.length()).matches();
   }
 
   /** Records {@code path} as the hidden name of the open file behind {@code open} (its handles, newest first). */

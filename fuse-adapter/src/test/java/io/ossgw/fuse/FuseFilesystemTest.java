@@ -22,6 +22,33 @@ class FuseFilesystemTest {
 
   private final InMemoryVfs vfs = new InMemoryVfs();
   private final FuseFilesystem fs = new FuseFilesystem(vfs, FuseOptions.defaults());
+  private final Requests requests = new Requests();
+
+  /** libfuse's requests as a binding would see them: calls between two {@link #next()} are one kernel request. */
+  static final class Requests implements RequestMark {
+    private String marked;
+
+    /** libfuse starts serving another kernel request on this thread. */
+    void next() {
+      marked = null;
+    }
+
+    @Override
+    public void set(String path) {
+      marked = path;
+    }
+
+    @Override
+    public boolean take(String path) {
+      boolean was = path.equals(marked);
+      marked = null;
+      return was;
+    }
+  }
+
+  {
+    fs.requestMark(requests);
+  }
 
   private FileAttr stat(String path) {
     AtomicReference<FileAttr> a = new AtomicReference<>();
@@ -195,14 +222,19 @@ class FuseFilesystemTest {
     assertThat(fs.openFiles()).isZero();
   }
 
-  /** libfuse (without hard_remove) hides an unlinked open file with rename(name, .fuse_hiddenXXXXXXXXYYYYYYYY). */
+  /**
+   * libfuse (without hard_remove) hides an unlinked open file: within the UNLINK request, getattr of a free
+   * .fuse_hiddenXXXXXXXXYYYYYYYY (its probe), then rename(name, that).
+   */
   @Test
   void renameOfAnOpenFileOntoAHiddenNameIsItsUnlinkAndTheNameStaysInMemory() {
     long fh = fs.create("/d.txt", 0644, O_RDWR, ALICE);
     assertThat(fs.write(null, fh, 0, ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)))).isEqualTo(3);
     String hiddenName = "/.fuse_hidden0000000200000001";
+    requests.next(); // the UNLINK of /d.txt
     assertThat(fs.getattr(hiddenName, a -> {})).isEqualTo(-Errno.ENOENT.value()); // libfuse's probe
     assertThat(fs.rename("/d.txt", hiddenName)).isZero();
+    requests.next();
     assertThat(vfs.calls("rename")).isZero();
     assertThat(vfs.calls("unlink")).isEqualTo(1);
     assertThat(fs.getattr("/d.txt", a -> {})).isEqualTo(-Errno.ENOENT.value());
@@ -240,12 +272,68 @@ class FuseFilesystemTest {
   void hiddenNamesFollowTheRenameOfTheirDirectory() {
     assertThat(fs.mkdir("/x", 0755, ALICE)).isZero();
     long fh = fs.create("/x/f", 0644, O_RDWR, ALICE);
+    requests.next(); // the UNLINK of /x/f
+    assertThat(fs.getattr("/x/.fuse_hidden0000000400000001", a -> {})).isEqualTo(-Errno.ENOENT.value());
     assertThat(fs.rename("/x/f", "/x/.fuse_hidden0000000400000001")).isZero();
+    requests.next();
     assertThat(fs.rename("/x", "/y")).isZero(); // libfuse now names the hidden node /y/.fuse_hidden...
     assertThat(stat("/y/.fuse_hidden0000000400000001").nlink()).isZero();
     assertThat(fs.release("/y/.fuse_hidden0000000400000001", fh)).isZero();
     assertThat(fs.unlink("/y/.fuse_hidden0000000400000001")).isZero();
     assertThat(fs.hiddenFiles()).isZero();
     assertThat(vfs.calls("unlink")).isEqualTo(1);
+  }
+
+  /**
+   * Issue 21, D6: a user's rename of an open file onto a name of libfuse's form is a rename, even right after the
+   * kernel's LOOKUP of that name found it free: that LOOKUP was another request.
+   */
+  @Test
+  void aUsersRenameOfAnOpenFileOntoAHiddenLookingNameMovesIt() {
+    long fh = fs.create("/v.txt", 0644, O_RDWR, ALICE);
+    assertThat(fs.write(null, fh, 0, ByteBuffer.wrap("data".getBytes(StandardCharsets.UTF_8)))).isEqualTo(4);
+    assertThat(fs.flush(null, fh)).isZero();
+    String name = "/.fuse_hidden00000000000000aa";
+    requests.next(); // the kernel's LOOKUP of the new name
+    assertThat(fs.getattr(name, a -> {})).isEqualTo(-Errno.ENOENT.value());
+    requests.next(); // the RENAME
+    assertThat(fs.rename("/v.txt", name)).isZero();
+    requests.next();
+    assertThat(vfs.calls("rename")).isEqualTo(1);
+    assertThat(vfs.calls("unlink")).isZero();
+    assertThat(fs.hiddenFiles()).isZero();
+    assertThat(stat(name).nlink()).isEqualTo(1);
+    assertThat(stat(name).size()).isEqualTo(4);
+    List<String> names = new ArrayList<>();
+    assertThat(fs.readdir("/", (n, at) -> names.add(n) && false)).isZero();
+    assertThat(names).containsExactly(".", "..", ".fuse_hidden00000000000000aa");
+    assertThat(fs.release(name, fh)).isZero();
+    assertThat(stat(name).size()).isEqualTo(4); // nothing unlinks it at the last release
+  }
+
+  /** Without a way to see libfuse's requests (a binding that sets no mark), a rename is always a rename. */
+  @Test
+  void withoutRequestMarksEveryRenameMovesTheFile() {
+    FuseFilesystem plain = new FuseFilesystem(vfs, FuseOptions.defaults());
+    long fh = plain.create("/o.txt", 0644, O_RDWR, ALICE);
+    String name = "/.fuse_hidden0000000500000001";
+    assertThat(plain.getattr(name, a -> {})).isEqualTo(-Errno.ENOENT.value());
+    assertThat(plain.rename("/o.txt", name)).isZero();
+    assertThat(vfs.calls("rename")).isEqualTo(1);
+    assertThat(plain.hiddenFiles()).isZero();
+    assertThat(plain.release(name, fh)).isZero();
+    assertThat(plain.getattr(name, a -> {})).isZero();
+  }
+
+  /** A probe marks its own name only: a rename onto another hidden-form name in the same request is a rename. */
+  @Test
+  void aMarkIsForTheProbedNameOnly() {
+    long fh = fs.create("/p.txt", 0644, O_RDWR, ALICE);
+    requests.next();
+    assertThat(fs.getattr("/.fuse_hidden0000000600000001", a -> {})).isEqualTo(-Errno.ENOENT.value());
+    assertThat(fs.rename("/p.txt", "/.fuse_hidden0000000600000002")).isZero();
+    assertThat(vfs.calls("rename")).isEqualTo(1);
+    assertThat(fs.hiddenFiles()).isZero();
+    assertThat(fs.release(null, fh)).isZero();
   }
 }

@@ -4,6 +4,7 @@ import static io.ossgw.fuse.Sh.q;
 import static io.ossgw.fuse.Sh.sh;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.channels.FileChannel;
@@ -74,7 +75,7 @@ class MountOwnershipTest {
         b = FuseMounter.mount(new InMemoryVfs(), mp, FuseOptions.defaults());
         a.mounted(b.identity());
       } // the last file of A is closed: A's session ends and A cleans up after itself
-      assertThat(a.awaitUnmounted(Duration.ofSeconds(10))).isTrue();
+      assertThat(a.awaitUnmounted(Slowdown.scaled(Duration.ofSeconds(10)))).isTrue();
       assertThat(b.identity().isTopmostIn(MountInfo.read())).as("B is still mounted").isTrue();
       Files.writeString(mp.resolve("b.txt"), "b");
       assertThat(Files.readString(mp.resolve("b.txt"))).isEqualTo("b");
@@ -105,10 +106,11 @@ class MountOwnershipTest {
       long ms = (System.nanoTime() - t0) / 1_000_000;
       assertThat(TestMounts.isMountPoint(mp)).isFalse();
       assertThat(m.isMounted()).as("the copy keeps the session alive").isTrue();
-      assertThat(ms).as("close() took %d ms", ms).isLessThan(2_000);
+      assertThat(ms).as("close() took %d ms", ms).isLessThan(Slowdown.scaledMillis(2_000));
     } finally {
       copy.destroyForcibly().waitFor();
-      assertThat(m.awaitUnmounted(Duration.ofSeconds(10))).as("the session ends with the copy").isTrue();
+      assertThat(m.awaitUnmounted(Slowdown.scaled(Duration.ofSeconds(10)))).as("the session ends with the copy")
+          .isTrue();
       TestMounts.cleanup(m, mp);
     }
   }

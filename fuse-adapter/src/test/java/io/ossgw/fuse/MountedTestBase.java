@@ -2,7 +2,9 @@ package io.ossgw.fuse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -27,10 +29,11 @@ abstract class MountedTestBase {
   }
 
   @AfterAll
-  void unmount() {
+  void unmount() throws InterruptedException {
     Path p = mnt;
     TestMounts.cleanup(m, p);
     assertThat(TestMounts.isMountPoint(p)).as("mount left behind at %s", p).isFalse();
-    assertThat(m.isMounted()).isFalse();
+    // close() gives the libfuse loop 200 ms to return after the unmount; on a busy machine it takes longer
+    assertThat(m.awaitUnmounted(Slowdown.scaled(Duration.ofSeconds(10)))).as("the FUSE session ended").isTrue();
   }
 }

@@ -1,5 +1,6 @@
 package io.ossgw.fuse;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ final class Sh {
       try {
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        if (!p.waitFor(Slowdown.scaledMillis(60_000), TimeUnit.MILLISECONDS)) {
           p.destroyForcibly();
           throw new AssertionError("timed out: " + cmd);
         }

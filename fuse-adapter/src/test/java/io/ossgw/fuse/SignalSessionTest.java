@@ -2,6 +2,7 @@ package io.ossgw.fuse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,7 +26,7 @@ class SignalSessionTest {
           TwoMountsMain.class.getName(), a.toString(), b.toString())).redirectErrorStream(true).start();
       p.getOutputStream().close();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.waitFor(Slowdown.scaledMillis(60_000), TimeUnit.MILLISECONDS)).isTrue();
       assertThat(p.exitValue()).as(out).isZero();
       assertThat(out).contains("READ ab").contains("DONE").doesNotContain("fuse:");
       assertThat(TestMounts.isMountPoint(a) || TestMounts.isMountPoint(b)).isFalse();

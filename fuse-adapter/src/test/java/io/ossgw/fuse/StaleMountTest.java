@@ -3,6 +3,7 @@ package io.ossgw.fuse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ class StaleMountTest {
     try {
       child = startChild(mp);
       child.destroyForcibly(); // SIGKILL
-      assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(Slowdown.scaledMillis(10_000), TimeUnit.MILLISECONDS)).isTrue();
 
       StaleMounts.Status s = StaleMounts.check(mp);
       assertThat(s.state()).isEqualTo(StaleMounts.State.DEAD);
@@ -64,7 +65,7 @@ class StaleMountTest {
       child = startChild(mp);
       Files.readAttributes(mp, java.nio.file.attribute.BasicFileAttributes.class); // cached for attr_timeout (60 s)
       child.destroyForcibly(); // SIGKILL
-      assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(Slowdown.scaledMillis(10_000), TimeUnit.MILLISECONDS)).isTrue();
       assertThat(Files.isDirectory(mp)).as("stat still answers from the cache").isTrue();
 
       StaleMounts.Status s = StaleMounts.check(mp);
@@ -88,7 +89,7 @@ class StaleMountTest {
       assertThat(TestMounts.isMountPoint(mp)).isTrue();
       Files.writeString(mp.resolve("f.txt"), "x");
       child.destroy(); // SIGTERM
-      assertThat(child.waitFor(15, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(Slowdown.scaledMillis(15_000), TimeUnit.MILLISECONDS)).isTrue();
       assertThat(TestMounts.isMountPoint(mp)).as("unmounted by the shutdown hook").isFalse();
       assertThat(StaleMounts.check(mp).state()).isEqualTo(StaleMounts.State.NOT_MOUNTED);
     } finally {
@@ -109,7 +110,7 @@ class StaleMountTest {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     StringBuilder seen = new StringBuilder();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Slowdown.scaledMillis(20_000));
     String line;
     while (System.nanoTime() < deadline && (line = r.readLine()) != null) {
       seen.append(line).append('\n');

@@ -119,7 +119,7 @@ public final class NfsServer implements AutoCloseable {
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
-        b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
+        b.maxInFlightPerAddress, b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
         programs(mount, nlm, maxRecord, verifier),
         // a peer no export allows could only ever be refused: it gets no connection slot
         address -> exports.all().stream().anyMatch(e -> e.allows(address)));
@@ -154,7 +154,8 @@ public final class NfsServer implements AutoCloseable {
           new RpcProgram(Nfs3.MOUNT_PROGRAM, Nfs3.VERSION, mount), new RpcProgram(Nlm4.PROGRAM, Nlm4.VERSION, nlm)));
     }
     if (b.nfsV41) {
-      v4clients = new ClientTable(b.v4Clock, V4Limits.DEFAULT.withLease(b.v4Lease));
+      // client records and sessions (with their reply caches) get a share of the heap (V4Limits.forHeap)
+      v4clients = new ClientTable(b.v4Clock, V4Limits.forHeap(b.heapBytes).withLease(b.v4Lease));
       // who held state before this start may reclaim it, in a grace period only if someone may (RFC 8881 §8.4.2)
       ClientStore known = ClientStore.open(b.stateDir);
       Grace grace = new Grace(b.v4Clock, b.v4Grace, known.loaded(), known::graceOver);
@@ -212,6 +213,14 @@ public final class NfsServer implements AutoCloseable {
   /** Calls in flight now (received and not yet answered). */
   public int inFlight() {
     return rpc == null ? 0 : rpc.inFlight();
+  }
+
+  /**
+   * The caps on calls in flight in force (after {@link NfsServerBuilder#build}): {@code [total, per address, per
+   * connection]}.
+   */
+  public int[] inFlightLimits() {
+    return new int[] {b.maxInFlight, b.maxInFlightPerAddress, b.maxInFlightPerConnection};
   }
 
   /** The byte-range lock table NLM serves (the one given to the builder, or the server's own). */

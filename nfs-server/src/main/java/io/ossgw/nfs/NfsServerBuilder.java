@@ -12,9 +12,18 @@ import java.util.Objects;
 /**
  * Settings of an {@link NfsServer}: address and port, exports, NFS versions, NFSv4.1 lease and grace, limits on
  * connections and requests in flight, timeouts, the state directory and the lock table. Each setter documents its
- * default; {@link #build()} validates them together.
+ * default; {@link #build()} validates them together. The limits on calls in flight and on NFSv4.1 client state default
+ * to shares of the JVM's heap ({@link Runtime#maxMemory()}, half of {@code memory_limit} with the launcher).
  */
 public final class NfsServerBuilder {
+  /**
+   * Heap one call in flight may hold at worst: a READ's or WRITE's {@link NfsServer#MAX_IO} of data twice (the data
+   * and its encoded reply, or the request and its copy) plus headers.
+   */
+  public static final long CALL_BYTES = 2L * NfsServer.MAX_IO + (64 << 10);
+  /** Calls in flight may hold at most this fraction (1/2) of the heap. */
+  public static final int IN_FLIGHT_HEAP_SHARE = 2;
+
   String bind = "0.0.0.0";
   int port = 2049;
   final List<Export> exports = new ArrayList<>();
@@ -28,8 +37,13 @@ public final class NfsServerBuilder {
   Path stateDir;
   Duration openIdle = Duration.ofSeconds(5);
   int maxConnections = 1024;
-  int maxInFlightPerConnection = 48;
-  int maxInFlight = 256;
+  /** -1 until set: derived from {@link #maxInFlight} by {@link #build}. */
+  int maxInFlightPerConnection = -1;
+  /** -1 until set: derived from {@link #maxInFlight} by {@link #build}. */
+  int maxInFlightPerAddress = -1;
+  /** -1 until set: derived from the heap by {@link #build}. */
+  int maxInFlight = -1;
+  long heapBytes = Runtime.getRuntime().maxMemory();
   Duration idleTimeout = Duration.ofMinutes(6);
   Duration recordTimeout = Duration.ofSeconds(30);
   Duration stallTimeout = Duration.ofSeconds(10);
@@ -162,8 +176,8 @@ public final class NfsServerBuilder {
 
   /**
    * Calls in flight per connection (including replies written but not yet read by the client) before the server
-   * stops reading that connection; default 48. Keep it well under {@link #maxInFlight}: a client that sends without
-   * reading replies holds this many calls and no more.
+   * stops reading that connection; default 3/16 of {@link #maxInFlight} (48 of 256), at least 1, at most
+   * {@link #maxInFlightPerAddress}.
    */
   public NfsServerBuilder maxInFlightPerConnection(int n) {
     this.maxInFlightPerConnection = n;
@@ -171,13 +185,37 @@ public final class NfsServerBuilder {
   }
 
   /**
-   * Calls in flight in total before the server stops reading every connection; default 256. Each READ or WRITE in
-   * flight holds up to 1 MiB of heap, so this bounds the NFS front end's buffers (256 MiB by default). At this cap,
-   * connections whose replies have not been read for {@link #stallTimeout} are closed.
+   * Calls in flight from one client address, over all its connections, before the server stops reading them; default
+   * {@link #maxInFlight} less {@link #maxInFlightPerConnection} (208 of 256), so another machine can always run as
+   * many as one connection may. A client that sends without reading replies, over any number of connections, holds
+   * this many calls and no more; at this cap its connections whose replies have not been read for
+   * {@link #stallTimeout} are closed.
+   */
+  public NfsServerBuilder maxInFlightPerAddress(int n) {
+    this.maxInFlightPerAddress = n;
+    return this;
+  }
+
+  /**
+   * Calls in flight in total before the server stops reading every connection. Each holds up to
+   * {@link #CALL_BYTES} of heap (a READ or WRITE of 1 MiB), so the default is what half the heap holds, from 8 to 256
+   * (30 with the 128 MiB heap of {@code memory_limit=256}, 256 from a 1 GiB heap); {@link #build} refuses more than
+   * half the heap holds. At this cap, connections whose replies have not been read for {@link #stallTimeout} are
+   * closed.
    */
   public NfsServerBuilder maxInFlight(int n) {
     this.maxInFlight = n;
     return this;
+  }
+
+  /** The calls in flight {@code heapBytes} of heap gives by default: half of it in {@link #CALL_BYTES}, 8 to 256. */
+  public static int defaultMaxInFlight(long heapBytes) {
+    return (int) Math.clamp(heapBytes / IN_FLIGHT_HEAP_SHARE / CALL_BYTES, 8, 256);
+  }
+
+  /** The most calls in flight {@code heapBytes} of heap holds ({@link #maxInFlight} may not be more). */
+  public static long maxInFlightFor(long heapBytes) {
+    return Math.max(8, heapBytes / IN_FLIGHT_HEAP_SHARE / CALL_BYTES);
   }
 
   /**
@@ -221,10 +259,12 @@ public final class NfsServerBuilder {
   }
 
   /**
-   * @throws IllegalArgumentException without exports, with duplicate export paths or ids, with a bad limit, with
-   *     neither {@link #nfsV3} nor {@link #nfsV41}, or with {@link #rpcbind} but not {@link #nfsV3}
+   * @throws IllegalArgumentException without exports, with duplicate export paths or ids, with a bad limit (calls in
+   *     flight more than half the heap holds, a per-connection cap over the per-address one or that over the total),
+   *     with neither {@link #nfsV3} nor {@link #nfsV41}, or with {@link #rpcbind} but not {@link #nfsV3}
    */
   public NfsServer build() {
+    resolveInFlight();
     if (locks == null) {
       locks = new LockTable(10_000, 100_000);
     }
@@ -234,8 +274,19 @@ public final class NfsServerBuilder {
     if (port < 0 || port > 65535 || rpcbindPort < 0 || rpcbindPort > 65535) {
       throw new IllegalArgumentException("port out of range");
     }
-    if (maxConnections < 1 || maxInFlightPerConnection < 1 || maxInFlight < 1 || selectorThreads < 1) {
+    if (maxConnections < 1 || maxInFlightPerConnection < 1 || maxInFlightPerAddress < 1 || maxInFlight < 1
+        || selectorThreads < 1) {
       throw new IllegalArgumentException("limits must be positive");
+    }
+    if (maxInFlight > maxInFlightFor(heapBytes)) {
+      throw new IllegalArgumentException("maxInFlight " + maxInFlight + " may hold " + maxInFlight * CALL_BYTES
+          / (1 << 20) + " MiB of READ and WRITE buffers, more than half the heap (" + (heapBytes >> 20)
+          + " MiB) holds: at most " + maxInFlightFor(heapBytes));
+    }
+    if (maxInFlightPerConnection > maxInFlightPerAddress || maxInFlightPerAddress > maxInFlight) {
+      throw new IllegalArgumentException("calls in flight per connection (" + maxInFlightPerConnection
+          + ") must be at most those per address (" + maxInFlightPerAddress + "), and those at most the total ("
+          + maxInFlight + ")");
     }
     if (!nfsV3 && !nfsV41) {
       throw new IllegalArgumentException("no NFS version to serve: turn on nfsV3 or nfsV41");
@@ -244,5 +295,34 @@ public final class NfsServerBuilder {
       throw new IllegalArgumentException("rpcbind needs NFSv3: without it there is nothing for rpcbind to name");
     }
     return new NfsServer(this);
+  }
+
+  private void resolveInFlight() {
+    InFlight caps = InFlight.resolve(maxInFlight, maxInFlightPerAddress, maxInFlightPerConnection, heapBytes);
+    maxInFlight = caps.total();
+    maxInFlightPerAddress = caps.perAddress();
+    maxInFlightPerConnection = caps.perConnection();
+  }
+
+  /**
+   * The caps on calls in flight.
+   *
+   * @param total on the server
+   * @param perAddress from one client address, over its connections
+   * @param perConnection on one connection
+   */
+  public record InFlight(int total, int perAddress, int perConnection) {
+    /**
+     * The caps in force when those given are set and the others not (-1): the total from the heap
+     * ({@link #defaultMaxInFlight}), per connection 3/16 of it, per address all but one connection's share (so
+     * another machine can always run what one connection may). Nothing is checked here ({@link #build} does).
+     */
+    public static InFlight resolve(int total, int perAddress, int perConnection, long heapBytes) {
+      int t = total == -1 ? defaultMaxInFlight(heapBytes) : total;
+      int c = perConnection == -1
+          ? (int) Math.clamp(t * 3L / 16, 1, Math.max(1, perAddress == -1 ? t - 1 : perAddress)) : perConnection;
+      int a = perAddress == -1 ? Math.max(Math.min(c, t), t - c) : perAddress;
+      return new InFlight(t, a, c);
+    }
   }
 }

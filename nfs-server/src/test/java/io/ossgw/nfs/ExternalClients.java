@@ -2,6 +2,7 @@ package io.ossgw.nfs;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,8 +54,9 @@ final class ExternalClients {
     }
   }
 
-  /** Runs a command to completion, killing it after {@code timeout}. */
-  static Result run(Duration timeout, List<String> cmd) {
+  /** Runs a command to completion, killing it after {@code base} of a quiet machine, scaled with the load. */
+  static Result run(Duration base, List<String> cmd) {
+    Duration timeout = Slowdown.scaled(base);
     try {
       Path out = Files.createTempFile("nfs-client", ".out");
       Path err = Files.createTempFile("nfs-client", ".err");
@@ -103,8 +105,9 @@ final class ExternalClients {
       Thread.ofVirtual().start(() -> copy(process.getErrorStream(), err));
     }
 
-    /** Reads stdout up to a line equal to {@code expected}; fails on EOF. */
-    void await(String expected, Duration timeout) throws IOException {
+    /** Reads stdout up to a line equal to {@code expected}; fails on EOF or after {@code base}, scaled. */
+    void await(String expected, Duration base) throws IOException {
+      Duration timeout = Slowdown.scaled(base);
       long deadline = System.nanoTime() + timeout.toNanos();
       StringBuilder line = new StringBuilder();
       InputStream in = process.getInputStream();
@@ -130,8 +133,8 @@ final class ExternalClients {
       process.getOutputStream().flush();
     }
 
-    int finish(Duration timeout) throws InterruptedException {
-      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+    int finish(Duration base) throws InterruptedException {
+      if (!process.waitFor(Slowdown.scaled(base).toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
         fail("driver did not finish: " + stderr());
       }

@@ -11,6 +11,7 @@ import io.ossgw.emulator.OssEmulator;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.v4.xdr.*;
 import io.ossgw.nfs.xdr.Xdrs;
+import io.ossgw.testsupport.Slowdown;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -165,7 +166,7 @@ class Nfs4FuzzTest {
     RawRpc open() {
       RawRpc r = new RawRpc(server.port());
       try {
-        r.socket.setSoTimeout(20_000);
+        r.socket.setSoTimeout((int) Slowdown.scaledMillis(20_000));
       } catch (java.net.SocketException e) {
         throw new IllegalStateException(e);
       }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ossgw.nfs.v4.state.ClientStore;
 import io.ossgw.nfs.v4.xdr.*;
 import io.ossgw.nfs.xdr.nfs_fh3;
+import io.ossgw.testsupport.Slowdown;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,10 +76,8 @@ class Nfs4GraceTest {
       assertThat(record()).contains(hex("host-gone"));
       clock.advance(LEASE.plusSeconds(1));
       // no request touches the client table: the server's own timer (every second, real time) must notice it
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (gw.server.v4Clients().clients() > 0 && System.nanoTime() < deadline) {
-        Thread.sleep(20); // polling for the timer under test, not standing in for a clock
-      }
+      // polling for the timer under test, not standing in for a clock
+      Slowdown.waitUntil(() -> gw.server.v4Clients().clients() == 0, Duration.ofSeconds(10));
       assertThat(gw.server.v4Clients().clients()).isZero();
       assertThat(gw.server.locks().size()).isZero();
       assertThat(gw.server.v4State().lockStateCount()).isZero();

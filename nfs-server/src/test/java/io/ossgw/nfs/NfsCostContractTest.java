@@ -7,10 +7,12 @@ import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.nfs.xdr.*;
+import io.ossgw.testsupport.Slowdown;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -171,13 +173,10 @@ class NfsCostContractTest {
   }
 
   static void awaitNoOpenFiles(NfsGateway gw) {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (gw.server.openFiles() > 0 && System.currentTimeMillis() < deadline) {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
+    try {
+      Slowdown.waitUntil(() -> gw.server.openFiles() == 0, Duration.ofSeconds(10));
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
     }
     assertThat(gw.server.openFiles()).isZero();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ossgw.nfs.xdr.nfs_fh3;
 import io.ossgw.nfs.xdr.nfsstat3;
+import io.ossgw.testsupport.Slowdown;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,9 +44,12 @@ class NfsExternalChangeTest {
     gw.close();
   }
 
-  /** Reads the file every 50 ms (keeping its handle busy) until it shows {@code want}; returns the last read. */
+  /**
+   * Reads the file every 50 ms (keeping its handle busy) until it shows {@code want} or {@code limit} of a quiet
+   * machine, scaled, has passed; returns the last read.
+   */
   static byte[] readUntil(nfs_fh3 f, byte[] want, Duration limit) throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
+    long deadline = System.nanoTime() + Slowdown.scaled(limit).toNanos();
     byte[] got;
     do {
       got = c.readAll(f, 4096);

@@ -44,6 +44,27 @@ class NfsServerTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  /** A builder whose JVM heap may grow to {@code mib} MiB. */
+  static NfsServerBuilder withHeap(long mib) {
+    NfsServerBuilder b = NfsServer.builder().export(export("/a"));
+    b.heapBytes = mib << 20;
+    return b;
+  }
+
+  @Test
+  void callsInFlightDefaultToWhatHalfTheHeapHoldsAndMoreIsRefused() {
+    // memory_limit=256: a heap of 128 MiB (the JVM reports a little less), 2 MiB and 64 KiB per call
+    assertThat(withHeap(124).build().inFlightLimits()).containsExactly(30, 25, 5);
+    assertThat(withHeap(2048).build().inFlightLimits()).containsExactly(256, 208, 48);
+    assertThat(withHeap(40).build().inFlightLimits()).containsExactly(9, 8, 1);
+    assertThatThrownBy(() -> withHeap(124).maxInFlight(256).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("more than half the heap");
+    assertThat(withHeap(124).maxInFlight(20).build().inFlightLimits()).containsExactly(20, 17, 3);
+    assertThat(withHeap(124).maxInFlightPerAddress(10).build().inFlightLimits()).containsExactly(30, 10, 5);
+    assertThatThrownBy(() -> withHeap(124).maxInFlightPerConnection(12).maxInFlightPerAddress(10).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("per connection");
+  }
+
   @Test
   void rpcbindAdvertisesNfsMountAndNlmOnTheServersPort() throws Exception {
     NfsServer s = NfsServer.builder().bind("127.0.0.1").port(0).rpcbind(true).rpcbindPort(0).stateDir(state)

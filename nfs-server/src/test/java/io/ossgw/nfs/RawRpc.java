@@ -1,5 +1,6 @@
 package io.ossgw.nfs;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -22,7 +23,7 @@ final class RawRpc implements AutoCloseable {
   RawRpc(int port) {
     try {
       socket = new Socket(InetAddress.getLoopbackAddress(), port);
-      socket.setSoTimeout(10_000);
+      socket.setSoTimeout((int) Slowdown.scaledMillis(10_000));
       in = new DataInputStream(socket.getInputStream());
       out = socket.getOutputStream();
     } catch (IOException e) {

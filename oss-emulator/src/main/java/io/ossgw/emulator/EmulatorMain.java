@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Command line: {@code EmulatorMain [--port 9000] [--bind 127.0.0.1] [--data DIR] [--bucket NAME]...
  * [--access-key AK (--secret-key SK | --secret-key-file FILE)] [--virtual-host-base HOST] [--port-file FILE]
- * [--memory-limit BYTES]}.
+ * [--memory-limit BYTES] [--heap-slowdown PERCENT]}.
  * Serves until SIGTERM or SIGINT. Exit code 2 on bad arguments.
  *
  * <p>The secret can stay off the command line (where {@code ps} and {@code /proc/PID/cmdline} show it to every
@@ -46,6 +46,8 @@ public final class EmulatorMain {
               --port-file FILE          write the bound port to FILE once listening
               --memory-limit BYTES      in-memory store only: refuse uploads (507 InsufficientStorage) that
                                         would hold more than BYTES of content (suffix K, M, G allowed)
+              --heap-slowdown PERCENT   answer uploads 503 SlowDown while the Java heap's old generation is
+                                        more than PERCENT full after a collection (default 85; 100 = never)
               --help                    show this help
             Admin endpoints (loopback only): GET /-/health, GET /-/counters, POST /-/counters/reset,
               GET|POST|DELETE /-/faults""";
@@ -61,7 +63,7 @@ public final class EmulatorMain {
 
     /** Parsed options. */
     record Options(int port, String bind, Path data, List<String> buckets, String accessKey, String secretKey,
-                   String virtualHostBase, Path portFile, boolean help, long memoryLimit) {
+                   String virtualHostBase, Path portFile, boolean help, long memoryLimit, int heapSlowdown) {
     }
 
     static Options parse(String[] args, Map<String, String> env) throws UsageException {
@@ -75,10 +77,11 @@ public final class EmulatorMain {
         String vhost = null;
         Path portFile = null;
         long memoryLimit = -1;
+        int heapSlowdown = OssEmulator.DEFAULT_HEAP_SLOWDOWN_PERCENT;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
-                return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, true, memoryLimit);
+                return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, true, memoryLimit, heapSlowdown);
             }
             String value;
             int eq = a.indexOf('=');
@@ -111,6 +114,7 @@ public final class EmulatorMain {
                 case "--virtual-host-base" -> vhost = value;
                 case "--port-file" -> portFile = Path.of(value);
                 case "--memory-limit" -> memoryLimit = bytes(value);
+                case "--heap-slowdown" -> heapSlowdown = percent(value);
                 default -> throw new UsageException("unknown option " + name);
             }
         }
@@ -134,7 +138,19 @@ public final class EmulatorMain {
         if (memoryLimit > 0 && data != null) {
             throw new UsageException("--memory-limit applies to the in-memory store, not to --data");
         }
-        return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, false, memoryLimit);
+        return new Options(port, bind, data, buckets, ak, sk, vhost, portFile, false, memoryLimit, heapSlowdown);
+    }
+
+    private static int percent(String v) throws UsageException {
+        try {
+            int p = Integer.parseInt(v.strip());
+            if (p >= 1 && p <= 100) {
+                return p;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new UsageException("--heap-slowdown needs a percentage 1..100, got '" + v + "'");
     }
 
     /** {@code 123}, {@code 64K}, {@code 512M}, {@code 2G} (binary units) as bytes. */
@@ -185,7 +201,7 @@ public final class EmulatorMain {
             return 0;
         }
         OssEmulator.Builder b = OssEmulator.builder().bind(o.bind()).port(o.port()).dataDir(o.data())
-                .virtualHostBase(o.virtualHostBase()).memoryLimit(o.memoryLimit());
+                .virtualHostBase(o.virtualHostBase()).memoryLimit(o.memoryLimit()).heapSlowdown(o.heapSlowdown());
         o.buckets().forEach(b::bucket);
         if (o.accessKey() != null) {
             b.credentials(o.accessKey(), o.secretKey()).authEnabled(true);

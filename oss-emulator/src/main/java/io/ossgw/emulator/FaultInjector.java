@@ -10,15 +10,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Faults applied to OSS requests before they are processed (after routing, so rules can name
- * operations): added latency, connection resets (the socket is closed with a TCP RST and no reply), and
- * error replies with a status and OSS code (e.g. 503 SlowDown, 500 InternalError) at a rate or for the
- * next N matching requests. Admin requests under {@code /-/} are never affected.
+ * operations): added latency, connection resets (the socket is closed with a TCP RST and no reply), lost
+ * replies (the request is carried out, then the connection is reset instead of answered: what a client sees when
+ * a reply is lost on the way or its socket times out first), and error replies with a status and OSS code (e.g.
+ * 503 SlowDown, 500 InternalError) at a rate or for the next N matching requests. Admin requests under
+ * {@code /-/} are never affected.
  *
  * <p>An empty or null operation set means every operation. Thread-safe; changes apply to the next request.
  */
 public final class FaultInjector {
     /** What to do with one request. */
-    public sealed interface Decision permits Proceed, Reset, Fail {
+    public sealed interface Decision permits Proceed, Reset, DropReply, Fail {
     }
 
     /** Process normally. */
@@ -27,6 +29,10 @@ public final class FaultInjector {
 
     /** Close the connection abruptly. */
     public record Reset() implements Decision {
+    }
+
+    /** Carry the request out, then close the connection abruptly instead of sending the reply. */
+    public record DropReply() implements Decision {
     }
 
     /** Reply with an error. */
@@ -46,6 +52,8 @@ public final class FaultInjector {
     /** Faults injected since start (not reset by {@link #clear()}): what a reliability run reports. */
     private final java.util.concurrent.atomic.AtomicLong injectedErrors = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong injectedResets = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicInteger dropReplies = new AtomicInteger();
+    private volatile Set<String> dropReplyOps = Set.of();
     private volatile ResetRule reset;
     private volatile long latencyMillis;
 
@@ -90,9 +98,25 @@ public final class FaultInjector {
         return this;
     }
 
+    /**
+     * Carries out the next {@code n} matching requests but loses their replies: the connection is reset once the
+     * request has been processed (a client then cannot tell whether it happened, and may retry it).
+     *
+     * @param ops operation names, or null/empty for all
+     */
+    public FaultInjector dropRepliesNext(int n, Set<String> ops) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("n must be positive");
+        }
+        dropReplyOps = ops == null ? Set.of() : Set.copyOf(ops);
+        dropReplies.set(n);
+        return this;
+    }
+
     /** Removes every fault. */
     public FaultInjector clear() {
         rules.clear();
+        dropReplies.set(0);
         reset = null;
         latencyMillis = 0;
         return this;
@@ -125,6 +149,12 @@ public final class FaultInjector {
             injectedResets.incrementAndGet();
             return new Reset();
         }
+        Set<String> dropOps = dropReplyOps;
+        if ((dropOps.isEmpty() || dropOps.contains(operation))
+                && dropReplies.getAndUpdate(x -> x > 0 ? x - 1 : 0) > 0) {
+            injectedResets.incrementAndGet();
+            return new DropReply();
+        }
         for (Rule rule : rules) {
             if (!rule.matches(operation)) {
                 continue;
@@ -155,6 +185,7 @@ public final class FaultInjector {
         }
         ResetRule rr = reset;
         return "{\"latencyMs\":" + latencyMillis + ",\"resetRate\":" + (rr == null ? 0 : rr.rate())
+                + ",\"dropReplies\":" + dropReplies.get()
                 + ",\"errors\":[" + String.join(",", items) + "],\"injectedErrors\":" + injectedErrors.get()
                 + ",\"injectedResets\":" + injectedResets.get() + "}";
     }

@@ -29,6 +29,8 @@ import java.util.Map;
  * ({@link #counters()}) and faults can be injected ({@link #faults()}).
  */
 public final class OssEmulator implements AutoCloseable {
+    /** Default {@link Builder#heapSlowdown} line: 85% of the old generation in use after a collection. */
+    public static final int DEFAULT_HEAP_SLOWDOWN_PERCENT = 85;
     private final Builder config;
     private final RequestCounters counters = new RequestCounters();
     private final FaultInjector faults = new FaultInjector();
@@ -61,7 +63,9 @@ public final class OssEmulator implements AutoCloseable {
                 store.createBucket(b);
             }
             Authenticator auth = new Authenticator(config.credentials, config.authEnabled);
-            OssHandler handler = new OssHandler(store, auth, counters, faults, config.virtualHostBase);
+            HeapPressure heap = config.heapPressure != null ? config.heapPressure
+                    : HeapPressure.ofHeap(config.heapSlowdownPercent);
+            OssHandler handler = new OssHandler(store, auth, counters, faults, heap, config.virtualHostBase);
             server = new MiniHttpServer(InetAddress.getByName(config.bind), config.port, handler);
             server.start();
             return this;
@@ -138,6 +142,8 @@ public final class OssEmulator implements AutoCloseable {
         private boolean authEnabled = true;
         private String virtualHostBase;
         private long memoryLimit = -1;
+        private int heapSlowdownPercent = DEFAULT_HEAP_SLOWDOWN_PERCENT;
+        private HeapPressure heapPressure;
 
         private Builder() {
         }
@@ -193,6 +199,25 @@ public final class OssEmulator implements AutoCloseable {
          */
         public Builder memoryLimit(long bytes) {
             this.memoryLimit = bytes;
+            return this;
+        }
+
+        /**
+         * Requests that grow the store are answered 503 SlowDown while the heap's old generation is more than
+         * {@code percent} full after a collection ({@link HeapPressure#ofHeap}); default
+         * {@value OssEmulator#DEFAULT_HEAP_SLOWDOWN_PERCENT}, 100 turns it off.
+         */
+        public Builder heapSlowdown(int percent) {
+            if (percent < 1 || percent > 100) {
+                throw new IllegalArgumentException("heap slowdown percent out of range 1..100: " + percent);
+            }
+            this.heapSlowdownPercent = percent;
+            return this;
+        }
+
+        /** Tests: decides heap pressure instead of the JVM's heap (overrides {@link #heapSlowdown}). */
+        public Builder heapPressure(HeapPressure pressure) {
+            this.heapPressure = pressure;
             return this;
         }
 

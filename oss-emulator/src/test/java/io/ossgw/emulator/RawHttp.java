@@ -1,5 +1,6 @@
 package io.ossgw.emulator;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
@@ -27,7 +28,7 @@ final class RawHttp implements Closeable {
 
     RawHttp(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(10_000);
+        socket.setSoTimeout((int) Slowdown.scaledMillis(10_000));
         in = new BufferedInputStream(socket.getInputStream());
         out = socket.getOutputStream();
     }

@@ -5,6 +5,7 @@ import com.aliyun.oss.OSS;
 import com.aliyun.oss.OSSClientBuilder;
 import com.aliyun.oss.common.auth.DefaultCredentialProvider;
 import com.aliyun.oss.common.comm.SignVersion;
+import io.ossgw.testsupport.Slowdown;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,8 +31,8 @@ final class Sdk {
         conf.setSLDEnabled(true);
         conf.setCrcCheckEnabled(true);
         conf.setMaxErrorRetry(retries);
-        conf.setConnectionRequestTimeout(5000);
-        conf.setSocketTimeout(30000);
+        conf.setConnectionRequestTimeout((int) Slowdown.scaledMillis(5000));
+        conf.setSocketTimeout((int) Slowdown.scaledMillis(30000));
         conf.setSignatureVersion(version);
         OSSClientBuilder.OSSClientBuilderImpl b = OSSClientBuilder.create().endpoint(endpoint)
                 .credentialsProvider(new DefaultCredentialProvider(ak, sk)).clientConfiguration(conf);

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.aliyun.oss.OSS;
 import com.aliyun.oss.OSSException;
 import com.aliyun.oss.common.comm.SignVersion;
+import io.ossgw.testsupport.Slowdown;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +54,10 @@ class SecretOffTheCommandLineTest {
         }
         Process p = pb.start();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!Files.exists(portFile)) {
-                assertThat(p.isAlive()).as("emulator exited: %s", Files.readString(dir.resolve("out.log"))).isTrue();
-                assertThat(System.nanoTime()).as("port file within 30 s").isLessThan(deadline);
-                Thread.sleep(20);
-            }
+            assertThat(Slowdown.waitUntil(() -> Files.exists(portFile) || !p.isAlive(), Duration.ofSeconds(30)))
+                    .as("port file within 30 s (scaled)").isTrue();
+            assertThat(Files.exists(portFile)).as("emulator exited: %s", Files.readString(dir.resolve("out.log")))
+                    .isTrue();
             String endpoint = "http://127.0.0.1:" + Files.readString(portFile).strip();
             String cmdline = new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
                     StandardCharsets.UTF_8).replace('\0', ' ');
@@ -81,7 +81,7 @@ class SecretOffTheCommandLineTest {
             assertThat(Files.readString(dir.resolve("out.log"))).contains("auth on");
         } finally {
             p.destroy();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            if (!p.waitFor(Slowdown.scaledMillis(10_000), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly().waitFor();
             }
         }

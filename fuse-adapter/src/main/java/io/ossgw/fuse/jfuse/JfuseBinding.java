@@ -1,6 +1,7 @@
 package io.ossgw.fuse.jfuse;
 
 import io.ossgw.fuse.FuseBinding;
+import io.ossgw.fuse.FuseContextMark;
 import io.ossgw.fuse.FuseFilesystem;
 import io.ossgw.fuse.FuseOptions;
 import io.ossgw.fuse.MountException;
@@ -116,6 +117,7 @@ public final class JfuseBinding implements FuseBinding {
   @Override
   public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
     JfuseNative n = library();
+    fs.requestMark(new FuseContextMark(n.getContext()));
     FuseBuilder builder = Fuse.builder();
     builder.setLibraryPath(n.path());
     JfuseTuning tuning = JfuseTuning.fromSystemProperties();
@@ -135,6 +137,7 @@ public final class JfuseBinding implements FuseBinding {
     argv.add("-f"); // foreground: libfuse must not fork the JVM
     argv.add(mountpoint.toString());
     FuseMount mount;
+    fs.mounting();
     try {
       mount = mountSession(fuse, argv);
     } catch (RuntimeException e) {

@@ -102,6 +102,11 @@ final class JfuseNative {
     return null;
   }
 
+  /** libfuse3's {@code struct fuse_context *fuse_get_context(void)}, for {@link io.ossgw.fuse.FuseContextMark}. */
+  MethodHandle getContext() {
+    return getContext;
+  }
+
   /** Absolute path of the opened library. */
   String path() {
     return path;

@@ -1,6 +1,7 @@
 package io.ossgw.fuse.jnr;
 
 import io.ossgw.fuse.FuseBinding;
+import io.ossgw.fuse.FuseContextMark;
 import io.ossgw.fuse.FuseFilesystem;
 import io.ossgw.fuse.FuseOptions;
 import io.ossgw.fuse.MountException;
@@ -117,6 +118,7 @@ public final class JnrFuseBinding implements FuseBinding {
   public int run(FuseFilesystem fs, Path mountpoint, FuseOptions options) {
     LibFuse l = library();
     LibFuseSession session = LibFuseSession.get();
+    fs.requestMark(new FuseContextMark(session.getContext()));
     int maxRequest = Math.min(Math.max(options.maxRead(), options.maxWrite()), FuseOptions.LIBFUSE2_MAX_REQUEST);
     JnrCallbacks callbacks = new JnrCallbacks(l, fs, maxRequest);
     // What fuse_parse_cmdline leaves of fuse_main's argv: the program name and the -d/-o arguments; -s (single
@@ -128,6 +130,7 @@ public final class JnrFuseBinding implements FuseBinding {
         argv.add(a);
       }
     }
+    fs.mounting();
     try {
       return session.run(mountpoint, argv, Struct.getMemory(callbacks.operations()).address(),
           Struct.size(callbacks.operations()), !options.singleThreaded());

@@ -38,6 +38,7 @@ final class LibFuseSession {
   private final MethodHandle unmount;
   private final MethodHandle destroy;
   private final MethodHandle freeArgs;
+  private final MethodHandle getContext;
 
   private LibFuseSession(MemorySegment lib) throws Throwable {
     mount = bind(lib, "fuse_mount", "FUSE_2.6", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
@@ -48,6 +49,8 @@ final class LibFuseSession {
     unmount = bind(lib, "fuse_unmount", "FUSE_2.6", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     destroy = bind(lib, "fuse_destroy", "FUSE_2.2", FunctionDescriptor.ofVoid(ADDRESS));
     freeArgs = bind(lib, "fuse_opt_free_args", "FUSE_2.5", FunctionDescriptor.ofVoid(ADDRESS));
+    // FUSE_2.8: the struct fuse_context with umask (the FUSE_2.2 entry is the compat22 one)
+    getContext = bind(lib, "fuse_get_context", "FUSE_2.8", FunctionDescriptor.of(ADDRESS));
   }
 
   /** The calls of the libfuse2 already loaded by jnr ({@code libfuse.so.2}). */
@@ -88,6 +91,11 @@ final class LibFuseSession {
       }
       return LINKER.downcallHandle(f, fd);
     }
+  }
+
+  /** libfuse2's {@code struct fuse_context *fuse_get_context(void)}, for {@link io.ossgw.fuse.FuseContextMark}. */
+  MethodHandle getContext() {
+    return getContext;
   }
 
   /**

@@ -13,6 +13,11 @@ public final class ExitCodes {
    * it has not finished uploading (the message names the process and the count).
    */
   public static final int STILL_UPLOADING = io.ossgw.app.mount.Unmounter.STILL_UPLOADING;
+  /**
+   * Any long-running command ({@code mount}, {@code serve}, {@code demo}, {@code emulator}): the Java heap was exhausted
+   * and the process stopped itself after a {@code FATAL:} line ({@link io.ossgw.app.lifecycle.HeapGuard}).
+   */
+  public static final int HEAP_EXHAUSTED = 4;
 
   private ExitCodes() {}
 }

@@ -1,5 +1,6 @@
 package io.ossgw.app.cli;
 
+import io.ossgw.app.lifecycle.HeapGuard;
 import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
@@ -10,8 +11,9 @@ import java.util.function.BiConsumer;
 import picocli.CommandLine;
 
 /**
- * The {@code ossgw} entry point. Before Quarkus starts it applies {@link LaunchSettings} (only {@code serve} opens the
- * HTTP port; {@code serve --config FILE} becomes an extra config source), then runs the picocli command tree.
+ * The {@code ossgw} entry point. Before Quarkus starts it installs the {@link HeapGuard} (an exhausted heap ends the
+ * process with a FATAL line and {@link ExitCodes#HEAP_EXHAUSTED}), applies {@link LaunchSettings} (only {@code serve}
+ * opens the HTTP port; {@code serve --config FILE} becomes an extra config source), then runs the picocli command tree.
  */
 @QuarkusMain
 public class OssgwMain implements QuarkusApplication {
@@ -20,6 +22,7 @@ public class OssgwMain implements QuarkusApplication {
 
   /** The JVM entry point (also what the generated quarkus-run.jar main calls). */
   public static void main(String... args) {
+    HeapGuard.install(describe(args));
     String problem = LaunchSettings.apply(args);
     if (problem != null) {
       System.err.println("ossgw: " + problem);
@@ -33,6 +36,15 @@ public class OssgwMain implements QuarkusApplication {
       }
       exit.accept(code, failure); // Quarkus's own (System.exit; in @QuarkusMainTest, the test's)
     }, args);
+  }
+
+  /** {@code ossgw} and the arguments before the first option, at most three: {@code ossgw mount BUCKET /mnt/x}. */
+  static String describe(String... args) {
+    StringBuilder sb = new StringBuilder("ossgw");
+    for (int i = 0; i < Math.min(3, args.length) && !args[i].startsWith("-"); i++) {
+      sb.append(' ').append(args[i]);
+    }
+    return sb.toString();
   }
 
   /**

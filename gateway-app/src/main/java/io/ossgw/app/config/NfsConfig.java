@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * {@code ossgw.nfs.*}: the NFS server that {@code serve} runs when at least one {@code ossgw.exports.<name>} is
@@ -92,23 +93,33 @@ public interface NfsConfig {
   Duration recordTimeout();
 
   /**
-   * {@code ossgw.nfs.stall-timeout}: while {@code max-in-flight} calls are in flight, a connection whose replies have
-   * not been read for this long is closed and its replies dropped. Default 10s; 0 = never.
+   * {@code ossgw.nfs.stall-timeout}: while {@code max-in-flight} calls are in flight, or a client address holds its
+   * {@code max-in-flight-per-address}, a connection whose replies have not been read for this long is closed
+   * abortively (a TCP reset) and its replies dropped, which releases its calls at once. Default 10s; 0 = never.
    */
   @WithDefault("10s")
   Duration stallTimeout();
 
   /**
    * {@code ossgw.nfs.max-in-flight-per-connection}: calls in flight on one connection (replies not yet read
-   * included) before the server stops reading it. Default 48.
+   * included) before the server stops reading it. Default 3/16 of {@code max-in-flight} (48 of 256); at most
+   * {@code max-in-flight-per-address}.
    */
-  @WithDefault("48")
-  int maxInFlightPerConnection();
+  OptionalInt maxInFlightPerConnection();
 
   /**
-   * {@code ossgw.nfs.max-in-flight}: calls in flight on the server before it stops reading every connection; each
-   * READ or WRITE holds up to 1 MiB, so this bounds the NFS buffers (256 MiB by default). Default 256.
+   * {@code ossgw.nfs.max-in-flight-per-address}: calls in flight from one client address, over all its connections,
+   * before the server stops reading them, so one machine leaves room for the others. Default {@code max-in-flight}
+   * less {@code max-in-flight-per-connection} (208 of 256): another machine can always run what one connection may;
+   * at most {@code max-in-flight}.
    */
-  @WithDefault("256")
-  int maxInFlight();
+  OptionalInt maxInFlightPerAddress();
+
+  /**
+   * {@code ossgw.nfs.max-in-flight}: calls in flight on the server before it stops reading every connection. Each
+   * READ or WRITE may hold 2 MiB of heap, so the default is what half the heap holds, 8 to 256 (30 at
+   * {@code memory_limit=256}, 256 from {@code memory_limit=2048}); more than half the heap holds is refused at
+   * start-up.
+   */
+  OptionalInt maxInFlight();
 }

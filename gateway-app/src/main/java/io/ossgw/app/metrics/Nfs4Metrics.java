@@ -32,6 +32,9 @@ import java.util.function.ToLongFunction;
  *       1), refused ones included ({@link Compound#count});
  *   <li>{@code ossgw_nfs4_clients}, {@code ossgw_nfs4_sessions}: client records and sessions held now
  *       ({@link ClientTable});
+ *   <li>{@code ossgw_nfs4_state_bytes}: heap bytes charged for them (reply caches reserved whole), against
+ *       {@code ossgw_nfs4_state_limit_bytes}; {@code ossgw_nfs4_clients_evicted_total}: unconfirmed client records
+ *       dropped to make room;
  *   <li>{@code ossgw_nfs4_states{kind}}: stateids held now ({@link StateTable}): {@code open} (OPEN, one per open
  *       owner and file) and {@code lock} (LOCK, one per lock owner and file).
  * </ul>
@@ -67,6 +70,17 @@ public class Nfs4Metrics {
     meters.add(Gauge.builder("ossgw.nfs4.sessions", this,
             m -> m.read(s -> s.v4Clients() == null ? 0 : s.v4Clients().sessions()))
         .description("NFSv4.1 sessions (CREATE_SESSION) held").register(registry));
+    meters.add(Gauge.builder("ossgw.nfs4.state", this,
+            m -> m.read(s -> s.v4Clients() == null ? 0 : s.v4Clients().stateBytes()))
+        .description("Heap bytes charged for NFSv4.1 client records and sessions").baseUnit("bytes")
+        .register(registry));
+    meters.add(Gauge.builder("ossgw.nfs4.state.limit", this,
+            m -> m.read(s -> s.v4Clients() == null ? 0 : s.v4Clients().limits().stateBytes()))
+        .description("Heap bytes NFSv4.1 client records and sessions may hold").baseUnit("bytes")
+        .register(registry));
+    meters.add(FunctionCounter.builder("ossgw.nfs4.clients.evicted", this,
+            m -> m.read(s -> s.v4Clients() == null ? 0 : s.v4Clients().evicted()))
+        .description("Unconfirmed NFSv4.1 client records dropped to make room").register(registry));
     for (var kind : java.util.Map.of("open", OpenState.class, "lock", LockState.class).entrySet()) {
       meters.add(Gauge.builder("ossgw.nfs4.states", this, m -> m.read(s -> states(s, kind.getValue())))
           .description("NFSv4.1 stateids held, by kind").tag("kind", kind.getKey()).register(registry));

@@ -1,5 +1,6 @@
 package io.ossgw.app.mount;
 
+import io.ossgw.app.lifecycle.HeapGuard;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.fuse.FuseMounter;
 import io.ossgw.fuse.FuseOptions;
@@ -22,10 +23,24 @@ public final class FuseMounterAdapter implements Mounter {
     private final MountedFilesystem m;
     private final Path mountpoint;
     private final CountDownLatch gone = new CountDownLatch(1);
+    private final HeapGuard.Registration onFatal;
+    private final DetachHelper detach;
 
     Handle(MountedFilesystem m, Path mountpoint) {
       this.m = m;
       this.mountpoint = mountpoint;
+      // A process halted for an exhausted heap must not leave the mount behind dead (issue 21 item 4).
+      this.detach = HeapGuard.installed() ? DetachHelper.start(m.identity(), mountpoint) : null;
+      this.onFatal = HeapGuard.onFatal(() -> {
+        if (detach == null) {
+          String mp = mountpoint.toString();
+          return "ossgw: " + mp + " is left as a dead mount; clear it with: fusermount -u -z '" + mp
+              + "' (or: ossgw umount '" + mp + "')";
+        }
+        detach.trigger();
+        detach.awaitDone(5_000);
+        return null;
+      });
       // One watcher per mount turns the blocking awaitUnmounted into a flag that health checks can read cheaply.
       Thread.ofVirtual().name("ossgw-mount-watch").start(() -> {
         try {
@@ -65,6 +80,10 @@ public final class FuseMounterAdapter implements Mounter {
 
     @Override
     public void close() {
+      onFatal.close();
+      if (detach != null) {
+        detach.close();
+      }
       m.close();
     }
   }

@@ -40,11 +40,44 @@ final class NfsFrontEnd implements AutoCloseable {
   /**
    * What is wrong with the NFS settings that is not about ports or exports, one message per problem naming the key:
    * {@code ossgw.nfs.versions} (only 3 and 4.1), {@code ossgw.nfs.rpcbind} without version 3,
-   * {@code ossgw.nfs.v4.lease-time} (whole seconds, 1s to 1h) and {@code ossgw.nfs.v4.grace-time} (0s to 1h).
+   * {@code ossgw.nfs.v4.lease-time} (whole seconds, 1s to 1h), {@code ossgw.nfs.v4.grace-time} (0s to 1h) and the
+   * caps on calls in flight ({@link #inFlightProblems}).
    *
    * @return the problems; empty when the settings are good
    */
   static List<String> problems(NfsConfig cfg) {
+    List<String> problems = problemsOfVersionsAndTimes(cfg);
+    problems.addAll(inFlightProblems(cfg, Runtime.getRuntime().maxMemory()));
+    return problems;
+  }
+
+  /**
+   * What is wrong with {@code ossgw.nfs.max-in-flight}, {@code -per-address} and {@code -per-connection} for a heap
+   * of {@code heapBytes}: a positive count each, the total at most what half the heap holds (each call may hold
+   * {@link NfsServerBuilder#CALL_BYTES}), per connection at most per address, per address at most the total.
+   */
+  static List<String> inFlightProblems(NfsConfig cfg, long heapBytes) {
+    List<String> problems = new ArrayList<>();
+    NfsServerBuilder.InFlight caps = NfsServerBuilder.InFlight.resolve(cfg.maxInFlight().orElse(-1),
+        cfg.maxInFlightPerAddress().orElse(-1), cfg.maxInFlightPerConnection().orElse(-1), heapBytes);
+    long most = NfsServerBuilder.maxInFlightFor(heapBytes);
+    if (caps.total() < 1 || caps.total() > most) {
+      problems.add("ossgw.nfs.max-in-flight=" + caps.total() + " must be from 1 to " + most + ": each call in flight "
+          + "may hold " + (NfsServerBuilder.CALL_BYTES >> 20) + " MiB of heap, and the heap is " + (heapBytes >> 20)
+          + " MiB (half of memory_limit); lower it, or raise memory_limit");
+    }
+    if (caps.perAddress() < 1 || caps.perAddress() > caps.total()) {
+      problems.add("ossgw.nfs.max-in-flight-per-address=" + caps.perAddress() + " must be from 1 to max-in-flight ("
+          + caps.total() + ")");
+    }
+    if (caps.perConnection() < 1 || caps.perConnection() > caps.perAddress()) {
+      problems.add("ossgw.nfs.max-in-flight-per-connection=" + caps.perConnection() + " must be from 1 to "
+          + "max-in-flight-per-address (" + caps.perAddress() + ")");
+    }
+    return problems;
+  }
+
+  private static List<String> problemsOfVersionsAndTimes(NfsConfig cfg) {
     List<String> problems = new ArrayList<>();
     NfsVersions versions = null;
     try {
@@ -81,8 +114,10 @@ final class NfsFrontEnd implements AutoCloseable {
         .nfsV3(versions.v3()).nfsV41(versions.v41()).v4Lease(cfg.v4().leaseTime()).v4Grace(cfg.v4().graceTime())
         .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout())
         .maxConnections(cfg.maxConnections()).idleTimeout(cfg.idleTimeout()).recordTimeout(cfg.recordTimeout())
-        .stallTimeout(cfg.stallTimeout()).maxInFlightPerConnection(cfg.maxInFlightPerConnection())
-        .maxInFlight(cfg.maxInFlight());
+        .stallTimeout(cfg.stallTimeout());
+    cfg.maxInFlight().ifPresent(b::maxInFlight);
+    cfg.maxInFlightPerAddress().ifPresent(b::maxInFlightPerAddress);
+    cfg.maxInFlightPerConnection().ifPresent(b::maxInFlightPerConnection);
     for (ExportPlanner.PlannedExport p : exports) {
       var s = p.settings();
       // the engine's "nfs" view: the same file system, counting NFS bytes for /q/metrics
@@ -97,6 +132,11 @@ final class NfsFrontEnd implements AutoCloseable {
       throw new IllegalStateException("NFS: cannot listen on " + cfg.bind() + ":" + cfg.port() + " ("
           + e.getCause().getMessage() + "); set ossgw.nfs.port (or --nfs-port) to a free port", e);
     }
+    int[] inFlight = server.inFlightLimits();
+    LOG.infof("NFS limits: %d calls in flight, %d per client address, %d per connection (heap %d MiB)%s", inFlight[0],
+        inFlight[1], inFlight[2], Runtime.getRuntime().maxMemory() >> 20, server.v4Clients() == null ? ""
+            : String.format("; NFSv4.1 client state %d MiB, %d MiB per client address",
+                server.v4Clients().limits().stateBytes() >> 20, server.v4Clients().limits().perAddressBytes() >> 20));
     for (ExportPlanner.PlannedExport p : exports) {
       LOG.infof("NFS export '%s': %s (bucket %s) on %s:%d, NFS %s; %s", p.name(), p.path(), p.engine().bucket(),
           cfg.bind(), server.port(), versions, String.join("; ", mountCommands(versions, server.port(), cfg.rpcbind(),

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ossgw.app.serve.Gateway;
+import io.ossgw.testsupport.Slowdown;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -184,7 +185,8 @@ class MetricsWorkloadTest {
   static void run(String... cmd) throws Exception {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("out.log").toFile())
         .start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", List.of(cmd)).isTrue();
+    assertThat(p.waitFor(Slowdown.scaledMillis(60_000), TimeUnit.MILLISECONDS)).as("%s finished", List.of(cmd))
+        .isTrue();
     assertThat(p.exitValue()).as("%s: %s", List.of(cmd), Files.readString(tmp.resolve("out.log"))).isZero();
   }
 
@@ -192,7 +194,8 @@ class MetricsWorkloadTest {
     Path out = tmp.resolve("cat.out");
     Process p = new ProcessBuilder(new ArrayList<>(List.of(cmd))).redirectError(tmp.resolve("err.log").toFile())
         .redirectOutput(out.toFile()).start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", List.of(cmd)).isTrue();
+    assertThat(p.waitFor(Slowdown.scaledMillis(60_000), TimeUnit.MILLISECONDS)).as("%s finished", List.of(cmd))
+        .isTrue();
     assertThat(p.exitValue()).as("%s: %s", List.of(cmd), Files.readString(tmp.resolve("err.log"))).isZero();
     return Files.readAllBytes(out);
   }

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.ossgw.testsupport.Slowdown;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -57,15 +59,17 @@ class HealthAndMetricsTest {
   void notReadyWhenOssFails() throws InterruptedException {
     EmulatorResource.emulator.faults().failWith(403, "AccessDenied", 1.0, Set.of("ListObjectsV2"));
     try {
-      Thread.sleep(1100); // past ossgw.health.oss-check-interval=1s
+      // the next check (ossgw.health.oss-check-interval=1s) sees the fault
+      assertThat(Slowdown.waitUntil(() -> given().get("/q/health/ready").statusCode() == 503, Duration.ofSeconds(10)))
+          .as("ready turns DOWN").isTrue();
       given().get("/q/health/ready").then().statusCode(503)
           .body("checks[0].data.'oss.health-bkt'", containsString("AccessDenied"));
       given().get("/q/health/live").then().statusCode(200);
     } finally {
       EmulatorResource.emulator.faults().clear();
     }
-    Thread.sleep(1100);
-    given().get("/q/health/ready").then().statusCode(200);
+    assertThat(Slowdown.waitUntil(() -> given().get("/q/health/ready").statusCode() == 200, Duration.ofSeconds(10)))
+        .as("ready turns UP again").isTrue();
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.ossgw.app.config.NfsConfig;
 import io.ossgw.app.config.OssConfig;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.emulator.OssEmulator;
+import io.ossgw.testsupport.Slowdown;
 import io.smallrye.config.SmallRyeConfig;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -40,6 +41,19 @@ class NfsVersionsConfigTest {
 
   private static NfsConfig nfs(Map<String, String> props) {
     return ConfigMappingTestAccess.config(props).getConfigMapping(NfsConfig.class);
+  }
+
+  @Test
+  void callsInFlightAreCheckedAgainstTheHeapAtStartUp() {
+    long heap = 124L << 20; // memory_limit=256
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of()), heap)).isEmpty();
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight", "256")), heap)).singleElement()
+        .asString().contains("ossgw.nfs.max-in-flight=256 must be from 1 to 30", "memory_limit");
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight", "256")), 2L << 30)).isEmpty();
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight-per-address", "40")), heap))
+        .singleElement().asString().contains("max-in-flight-per-address=40 must be from 1 to max-in-flight (30)");
+    assertThat(NfsFrontEnd.inFlightProblems(nfs(Map.of("ossgw.nfs.max-in-flight-per-connection", "48")), heap))
+        .singleElement().asString().contains("max-in-flight-per-connection=48");
   }
 
   @Test
@@ -159,7 +173,7 @@ class NfsVersionsConfigTest {
    */
   private static int[] nullCall(int port, int prog, int vers) throws Exception {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-      s.setSoTimeout(10_000);
+      s.setSoTimeout((int) Slowdown.scaledMillis(10_000));
       DataOutputStream out = new DataOutputStream(s.getOutputStream());
       int[] call = {0x80000000 | 40, 1, 0, 2, prog, vers, 0, 0, 0, 0, 0};
       for (int w : call) {

@@ -16,6 +16,7 @@ import io.ossgw.core.config.MountOptions;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.emulator.OssEmulator;
 import io.ossgw.fuse.FuseOptions;
+import io.ossgw.testsupport.Slowdown;
 import java.io.ByteArrayInputStream;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -69,7 +70,7 @@ class SmbLongStateDirTest {
         Path sockets = smb.layout().lockDir().getParent();
         assertThat(sockets.toString().length()).isLessThan(stateDir.toString().length());
         try (SMBClient client = new SMBClient(com.hierynomus.smbj.SmbConfig.builder()
-            .withDialects(SMB2Dialect.SMB_3_1_1).withTimeout(30, TimeUnit.SECONDS).build())) {
+            .withDialects(SMB2Dialect.SMB_3_1_1).withTimeout(Slowdown.scaledMillis(30_000), TimeUnit.MILLISECONDS).build())) {
           Connection c = client.connect("127.0.0.1", port);
           Session session = c.authenticate(new AuthenticationContext(USER, PASSWORD.toCharArray(), "WORKGROUP"));
           try (DiskShare share = (DiskShare) session.connectShare("data")) {

@@ -30,6 +30,7 @@ import io.ossgw.core.config.MountOptions;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.emulator.OssEmulator;
 import io.ossgw.fuse.FuseOptions;
+import io.ossgw.testsupport.Slowdown;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -101,7 +102,7 @@ class SmbServiceTest {
 
   static SMBClient newClient() {
     SMBClient c = new SMBClient(com.hierynomus.smbj.SmbConfig.builder().withDialects(SMB2Dialect.SMB_3_1_1)
-        .withTimeout(30, TimeUnit.SECONDS).build());
+        .withTimeout(Slowdown.scaledMillis(30_000), TimeUnit.MILLISECONDS).build());
     clients.add(c);
     return c;
   }
@@ -310,7 +311,7 @@ class SmbServiceTest {
     long pid = smb.smbdPid().orElseThrow();
     long restarts = smb.smbdRestarts();
     new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + Slowdown.scaled(Duration.ofSeconds(30)).toNanos();
     while (!(smb.smbdRestarts() > restarts && smb.smbdPid().isPresent() && smb.smbdPid().getAsLong() != pid)
         && System.nanoTime() < deadline) {
       Thread.sleep(20);

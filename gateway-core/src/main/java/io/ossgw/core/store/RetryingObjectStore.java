@@ -1,6 +1,7 @@
 package io.ossgw.core.store;
 
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -12,6 +13,8 @@ import java.util.function.Supplier;
  * and the VFS reports it as EIO (never ENOENT).
  *
  * <p>Bodies are {@link ContentSource}s, reopened for each attempt; a ranged read restores the buffer's position first.
+ * InitiateMultipartUpload is retried too, and since an attempt whose reply was lost may have created an upload, the
+ * uploads such attempts left are looked for and aborted ({@link LostInitiateReplies}).
  */
 public final class RetryingObjectStore implements ObjectStore {
   /** Notified of every retry (metrics). */
@@ -24,6 +27,7 @@ public final class RetryingObjectStore implements ObjectStore {
   private final long baseDelayMillis;
   private final long maxDelayMillis;
   private final RetryListener listener;
+  private final LostInitiateReplies lostInitiates = new LostInitiateReplies(this);
 
   /**
    * @param attempts total tries per request, at least 1 (ossfs {@code retries=}, default 5)
@@ -95,9 +99,28 @@ public final class RetryingObjectStore implements ObjectStore {
     return retry("CopyObject", () -> delegate.copyObject(sourceKey, destinationKey, meta));
   }
 
+  /**
+   * Retried like the rest; if an attempt failed (its upload may exist with an id never seen), the uploads of the key
+   * such attempts left are aborted once this one's id is known, or at {@link #close()} if every attempt failed.
+   */
   @Override
   public String initiateMultipartUpload(String key, WriteMeta meta) {
-    return retry("InitiateMultipartUpload", () -> delegate.initiateMultipartUpload(key, meta));
+    Instant firstSent = Instant.now();
+    boolean[] failedOnce = {false};
+    String id;
+    try {
+      id = retry("InitiateMultipartUpload", () -> delegate.initiateMultipartUpload(key, meta), () -> failedOnce[0] = true);
+    } catch (StoreException e) {
+      if (e.isTransient() || failedOnce[0]) {
+        lostInitiates.uncertain(key, new LostInitiateReplies.Attempts(firstSent, Instant.now(), null));
+      }
+      throw e;
+    }
+    lostInitiates.initiated(id);
+    if (failedOnce[0]) {
+      lostInitiates.uncertain(key, new LostInitiateReplies.Attempts(firstSent, Instant.now(), id));
+    }
+    return id;
   }
 
   @Override
@@ -119,7 +142,16 @@ public final class RetryingObjectStore implements ObjectStore {
 
   @Override
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
-    return retry("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts));
+    try {
+      WriteResult r = retry("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts));
+      lostInitiates.ended(uploadId);
+      return r;
+    } catch (StoreException e) {
+      if (e.kind() == StoreErrorKind.NO_SUCH_UPLOAD) {
+        lostInitiates.ended(uploadId);
+      }
+      throw e;
+    }
   }
 
   @Override
@@ -128,6 +160,7 @@ public final class RetryingObjectStore implements ObjectStore {
       delegate.abortMultipartUpload(key, uploadId);
       return null;
     });
+    lostInitiates.ended(uploadId);
   }
 
   @Override
@@ -155,8 +188,13 @@ public final class RetryingObjectStore implements ObjectStore {
     return retry("DeleteMultipleObjects", () -> delegate.deleteObjects(keys));
   }
 
+  /** Looks for the uploads that failed InitiateMultipartUpload attempts may have left (see above), then closes. */
   @Override
   public void close() {
-    delegate.close();
+    try {
+      lostInitiates.closing();
+    } finally {
+      delegate.close();
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.ossgw.core.engine;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -13,6 +14,7 @@ import io.ossgw.core.write.OrphanUploads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,6 +53,48 @@ class IncompleteUploadsTest extends GatewayFixture {
       assertEquals(List.of("other/x.bin"), uploads());
       assertEquals(1, gw.count("AbortMultipartUpload"), "the record was emptied: nothing aborted twice");
     }
+  }
+
+  /**
+   * Issue 21 item 3: the reply to InitiateMultipartUpload is lost after OSS created the upload; the retry creates a
+   * second one. The first, whose id the gateway never saw, is aborted as soon as the retry's id is known.
+   */
+  @Test
+  void anUploadWhoseInitiateReplyWasLostIsAbortedOnceTheRetryHasItsId() {
+    gw.emu.faults().dropRepliesNext(1, Set.of("InitiateMultipartUpload"));
+    byte[] data = new byte[12 << 20];
+    new Random(21).nextBytes(data);
+    try (Engine e = Engine.start(gw.config("", "multipart_size=5"))) {
+      TestGateway.writeFile(e.fileSystem(), "/lost.bin", data);
+      assertEquals(1, gw.count("ListMultipartUploads"), "one listing of the key, after the retry");
+      assertEquals(List.of(), uploads(), "no upload left open, before the unmount already");
+    }
+    assertArrayEquals(data, gw.objectBytes("lost.bin"));
+    assertEquals(2, gw.count("InitiateMultipartUpload"));
+    assertEquals(1, gw.count("AbortMultipartUpload"));
+  }
+
+  /** When every attempt loses its reply there is no id to measure from: the clean stop looks for them. */
+  @Test
+  void uploadsOfAnInitiateThatNeverGotAReplyAreAbortedAtACleanStop() {
+    otherWriterStarts("other/x.bin");
+    gw.emu.faults().dropRepliesNext(2, Set.of("InitiateMultipartUpload")); // retries=2: both attempts
+    byte[] data = new byte[12 << 20];
+    new Random(22).nextBytes(data);
+    try (Engine e = Engine.start(gw.config("", "multipart_size=5"))) {
+      VirtualFileSystem fs = e.fileSystem();
+      FileHandle h = fs.create("/never.bin", 0644, OpenFlags.READ_WRITE, false, TestGateway.USER);
+      try {
+        TestGateway.writeAt(fs, h, 0, data);
+        fs.flush(h); // the stream could not start; the whole file goes up now, with a new upload
+      } finally {
+        fs.release(h);
+      }
+      assertEquals(List.of("never.bin", "never.bin", "other/x.bin"), uploads(), "the two lost ones, until the stop");
+    }
+    assertEquals(List.of("other/x.bin"), uploads(), "aborted at the clean stop; the other writer's kept");
+    assertArrayEquals(data, gw.objectBytes("never.bin"));
+    assertEquals(2, gw.count("AbortMultipartUpload"));
   }
 
   @Test

@@ -18,8 +18,10 @@ import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
+import io.ossgw.testsupport.Slowdown;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Random;
@@ -406,19 +408,16 @@ class OssFileSystemTest extends EngineFixture {
     assertThatThrownBy(() -> fs.getattr("/gone")).isInstanceOf(FsException.class);
   }
 
-  /** Polls the emulator's counter of {@code op} until it reaches {@code min} or 30 s pass; returns the last count. */
+  /**
+   * Polls the emulator's counter of {@code op} until it reaches {@code min} or 30 s of a quiet machine (scaled) pass;
+   * returns the last count.
+   */
   private long awaitCount(String op, long min) {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    long n = gw.count(op);
-    while (n < min && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-      n = gw.count(op);
+    try {
+      Slowdown.waitUntil(() -> gw.count(op) >= min, Duration.ofSeconds(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-    return n;
+    return gw.count(op);
   }
 }

@@ -11,6 +11,7 @@ import io.ossgw.core.lock.LockTable.Lock;
 import io.ossgw.core.lock.LockTable.Owner;
 import io.ossgw.core.lock.LockTable.Result;
 import io.ossgw.core.lock.LockTable.Status;
+import io.ossgw.testsupport.Slowdown;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -171,13 +172,8 @@ class LockTableTest {
     }
   }
 
-  /** Spins (bounded) until the waiter is registered, so the test acts while it really waits. */
+  /** Waits (bounded) until the waiter is registered, so the test acts while it really waits. */
   private void awaitWaiters(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (t.waiting() < n) {
-      assertThat(System.nanoTime()).isLessThan(deadline);
-      Thread.onSpinWait();
-      Thread.sleep(1);
-    }
+    assertThat(Slowdown.waitUntil(() -> t.waiting() >= n, Duration.ofSeconds(10))).as("%d waiting", n).isTrue();
   }
 }

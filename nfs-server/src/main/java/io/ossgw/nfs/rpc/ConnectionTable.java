@@ -1,13 +1,17 @@
 package io.ossgw.nfs.rpc;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.glassfish.grizzly.nio.NIOConnection;
 
 /**
  * The open connections and the rules that keep room for new clients (issue 9 items 6 and 7):
@@ -21,9 +25,10 @@ import java.util.function.Predicate;
  *       after 6 minutes the same way).
  *   <li><b>Incomplete record:</b> a connection that holds part of a record, with nothing in flight, for
  *       {@code recordTimeout} is closed (a client sends a whole record at once; a trickle is an attack).
- *   <li><b>Stalled replies:</b> while the server is at its total in-flight cap, a connection whose queued replies
- *       have not moved for {@code stallTimeout} (the client sends but does not read) is closed and its replies are
- *       dropped, so the memory they hold goes back to the clients that read.
+ *   <li><b>Stalled replies:</b> while the server is at its total in-flight cap, or the connection's client address at
+ *       its share, a connection whose queued replies have not moved for {@code stallTimeout} (the client sends but
+ *       does not read) is closed abortively (a TCP reset: a graceful close would wait for those replies to be read)
+ *       and its replies are dropped, so its calls and the memory they hold go at once to the clients that read.
  * </ul>
  *
  * What is closed, refused and dropped is counted and logged as one summary line per {@code SUMMARY_EVERY} at most,
@@ -114,7 +119,7 @@ final class ConnectionTable {
   /** Applies the idle, incomplete-record and stalled-reply rules now, and logs the summary when it is due. */
   void sweep() {
     long now = flow.now();
-    boolean pressure = flow.atTotalCap();
+    boolean atTotalCap = flow.atTotalCap();
     for (FlowControl.Conn c : open) {
       if (timeouts.record() > 0) {
         long since = c.incompleteSince();
@@ -129,11 +134,11 @@ final class ConnectionTable {
         close(c);
         continue;
       }
-      if (pressure && timeouts.stall() > 0) {
+      if (timeouts.stall() > 0 && (atTotalCap || c.peerAtCap())) {
         long since = c.stalledSince();
         if (since >= 0 && now - since >= timeouts.stall()) {
           counters.closedStalled.incrementAndGet();
-          close(c);
+          abort(c);
         }
       }
     }
@@ -150,6 +155,24 @@ final class ConnectionTable {
   private void close(FlowControl.Conn c) {
     open.remove(c);
     c.connection.closeSilently();
+  }
+
+  /**
+   * Closes a connection at once, whatever it has queued: a graceful close waits until the write queue is empty, which
+   * for a client that does not read is never, and would keep its calls in flight. SO_LINGER 0 makes the close a TCP
+   * reset, so the kernel drops the bytes already in the socket's send buffer too; the queued replies fail, which
+   * ends their calls ({@link TrackedTransport}).
+   */
+  private void abort(FlowControl.Conn c) {
+    open.remove(c);
+    if (c.connection instanceof NIOConnection nio && nio.getChannel() instanceof SocketChannel ch) {
+      try {
+        ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, "SO_LINGER on " + c.connection + ": " + e);
+      }
+    }
+    c.connection.terminateSilently();
   }
 
   /** What was refused, closed and dropped since the last summary. */

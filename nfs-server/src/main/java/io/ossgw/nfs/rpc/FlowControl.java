@@ -1,6 +1,9 @@
 package io.ossgw.nfs.rpc;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,33 +14,39 @@ import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
 
 /**
- * Caps the calls in flight, per connection and in total. A call is in flight from the moment its record is taken
- * from the connection's {@link RecordStream} until its reply has been written to the socket (or dropped), so the caps
- * bound both the requests waiting for a worker and the replies queued in Grizzly's unbounded write queue (oncrpc4j
- * #119). At its own cap a connection is paused: no further record is taken from what it already sent, and its socket
- * is not read (READ interest off), so the client waits in TCP flow control and nothing is dropped. The per-connection
- * cap is a fraction of the total, so a few clients that send without reading replies only ever hold their own share;
- * at the total cap (memory) every connection is paused until calls finish, and {@link ConnectionTable} closes the
- * connections whose replies are not being read. When calls finish a paused connection resumes and its buffered
- * records are taken first ({@code onResume}).
+ * Caps the calls in flight, per connection, per client address and in total. A call is in flight from the moment its
+ * record is taken from the connection's {@link RecordStream} until its reply has been written to the socket (or
+ * dropped), so the caps bound both the requests waiting for a worker and the replies queued in Grizzly's unbounded
+ * write queue (oncrpc4j #119). At a cap a connection is paused: no further record is taken from what it already sent,
+ * and its socket is not read (READ interest off), so the client waits in TCP flow control and nothing is dropped. The
+ * per-connection cap is a fraction of the address's, and that a fraction of the total, so a client that sends without
+ * reading replies, over as many connections as it likes, only ever holds its address's share and leaves the rest to
+ * other machines; at the total cap (memory) every connection is paused until calls finish. {@link ConnectionTable}
+ * closes the connections whose replies are not being read while their address or the server is at its cap. When
+ * calls finish a paused connection resumes and its buffered records are taken first ({@code onResume}).
  */
 final class FlowControl {
   private static final System.Logger LOG = System.getLogger(FlowControl.class.getName());
   private final int perConnection;
+  private final int perPeer;
   private final int total;
   private final LongSupplier clock;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<Conn> paused = ConcurrentHashMap.newKeySet();
+  /** The client addresses with a connection open, with their calls in flight. */
+  private final Map<InetAddress, Peer> peers = new ConcurrentHashMap<>();
   private final Consumer<Conn> onResume;
 
   /**
    * @param perConnection most calls in flight on one connection
+   * @param perPeer most calls in flight from one client address, over all its connections
    * @param total most calls in flight on the whole server
    * @param clock nanoseconds, monotonic ({@code System::nanoTime}; tests inject their own)
    * @param onResume takes the buffered records of a connection that may run calls again (any thread)
    */
-  FlowControl(int perConnection, int total, LongSupplier clock, Consumer<Conn> onResume) {
+  FlowControl(int perConnection, int perPeer, int total, LongSupplier clock, Consumer<Conn> onResume) {
     this.perConnection = perConnection;
+    this.perPeer = perPeer;
     this.total = total;
     this.clock = clock;
     this.onResume = onResume;
@@ -57,6 +66,36 @@ final class FlowControl {
     return clock.getAsLong();
   }
 
+  /** Calls in flight from one client address. */
+  int inFlight(InetAddress address) {
+    Peer p = peers.get(address);
+    return p == null ? 0 : p.calls.get();
+  }
+
+  /** One client address: its open connections and its calls in flight. */
+  private static final class Peer {
+    final AtomicInteger calls = new AtomicInteger();
+    int connections; // guarded by the map's compute
+  }
+
+  private Peer attach(InetAddress address) {
+    return peers.compute(address, (a, p) -> {
+      Peer q = p == null ? new Peer() : p;
+      q.connections++;
+      return q;
+    });
+  }
+
+  private void detach(InetAddress address) {
+    peers.computeIfPresent(address, (a, p) -> --p.connections == 0 && p.calls.get() == 0 ? null : p);
+  }
+
+  /** The address of a connection's peer (one key for every connection that has none, e.g. in tests). */
+  private static InetAddress addressOf(Connection<?> c) {
+    return c.getPeerAddress() instanceof InetSocketAddress a && a.getAddress() != null ? a.getAddress()
+        : InetAddress.getLoopbackAddress();
+  }
+
   /**
    * Per-connection state: its calls, its received bytes, whether it is paused, and the times the idle, incomplete
    * record and stalled-reply rules of {@link ConnectionTable} look at. Its monitor guards the stream and the counters.
@@ -64,6 +103,8 @@ final class FlowControl {
   final class Conn {
     final Connection<?> connection;
     final RecordStream records;
+    final InetAddress address;
+    private final Peer peer;
     private int calls;
     private int queuedReplies;
     private boolean isPaused;
@@ -78,13 +119,24 @@ final class FlowControl {
     Conn(Connection<?> connection, RecordStream records) {
       this.connection = connection;
       this.records = records;
+      this.address = addressOf(connection);
+      this.peer = attach(address);
       this.lastActivity = now();
       this.lastWrite = lastActivity;
     }
 
-    /** True while the connection may not start calls (the caller holds this monitor). */
+    /**
+     * True while the connection may not start calls: paused, closed, or its address or the server at a cap (filled by
+     * other connections; this one is then paused too). The caller holds this monitor.
+     */
     boolean paused() {
-      return isPaused || closed;
+      if (isPaused || closed) {
+        return true;
+      }
+      if (peer.calls.get() >= perPeer || inFlight.get() >= total) {
+        return pause();
+      }
+      return false;
     }
 
     /**
@@ -93,13 +145,40 @@ final class FlowControl {
      */
     Ticket begin() {
       calls++;
+      int mine = peer.calls.incrementAndGet();
       int all = inFlight.incrementAndGet();
-      if (calls >= perConnection || all >= total) {
-        isPaused = true;
-        paused.add(this);
-        setReading(false);
+      if (calls >= perConnection || mine >= perPeer || all >= total) {
+        pause();
       }
       return new Ticket(this);
+    }
+
+    /**
+     * Pauses the connection, unless a call ended meanwhile and left room (its resume pass may have run before this
+     * connection was in {@link #paused}; a call ending after the check below finds it there).
+     *
+     * @return true if the connection stays paused
+     */
+    private boolean pause() {
+      isPaused = true;
+      paused.add(this);
+      if (mayRun()) {
+        isPaused = false;
+        paused.remove(this);
+        return false;
+      }
+      setReading(false); // a resume waits for this monitor, so it turns reading back on after this
+      return true;
+    }
+
+    /** True if this connection is under every cap now. Call with this monitor held. */
+    private boolean mayRun() {
+      return calls < perConnection && peer.calls.get() < perPeer && inFlight.get() < total;
+    }
+
+    /** True while the connection's address holds its whole share of calls (the stall rule applies). */
+    boolean peerAtCap() {
+      return peer.calls.get() >= perPeer;
     }
 
     /**
@@ -159,6 +238,9 @@ final class FlowControl {
     }
 
     private void end(boolean wasQueued, boolean written) {
+      if (peer.calls.decrementAndGet() == 0) {
+        peers.computeIfPresent(address, (a, p) -> p.connections == 0 && p.calls.get() == 0 ? null : p);
+      }
       synchronized (this) {
         calls--;
         if (wasQueued) {
@@ -176,9 +258,13 @@ final class FlowControl {
     /** The connection closed: its buffered bytes are dropped and it is never resumed. */
     void closed() {
       synchronized (this) {
+        if (closed) {
+          return;
+        }
         closed = true;
       }
       paused.remove(this);
+      detach(address);
     }
 
     private void setReading(boolean on) {
@@ -201,7 +287,7 @@ final class FlowControl {
     for (Conn c : paused) {
       boolean resume = false;
       synchronized (c) {
-        if (c.isPaused && !c.closed && c.calls < perConnection && inFlight.get() < total) {
+        if (c.isPaused && !c.closed && c.mayRun()) {
           c.isPaused = false;
           paused.remove(c);
           c.setReading(true);

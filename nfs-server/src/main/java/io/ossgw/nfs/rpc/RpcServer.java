@@ -23,10 +23,11 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 
 /**
  * An ONC RPC server over TCP (RFC 5531) built from oncrpc4j's parts on a Grizzly transport: record marking with a
- * size limit ({@link RecordStream}), header checks, per-connection and total in-flight caps ({@link FlowControl}), a
- * connection table that refuses networks no export allows, closes idle, half-sent and stalled connections and evicts
- * the longest-idle one at the cap ({@link ConnectionTable}), and a virtual-thread worker per call, so blocking VFS
- * calls never hold a selector thread. Several programs (NFS and MOUNT) share the port.
+ * size limit ({@link RecordStream}), header checks, per-connection, per-address and total in-flight caps
+ * ({@link FlowControl}), a connection table that refuses networks no export allows, closes idle, half-sent and
+ * stalled connections and evicts the longest-idle one at the cap ({@link ConnectionTable}), and a virtual-thread
+ * worker per call, so blocking VFS calls never hold a selector thread. Several programs (NFS and MOUNT) share the
+ * port.
  */
 public final class RpcServer {
   private static final System.Logger LOG = System.getLogger(RpcServer.class.getName());
@@ -39,17 +40,19 @@ public final class RpcServer {
    * @param maxRecord largest RPC record accepted, bytes; larger ones close the connection
    * @param maxFragments most fragments per record
    * @param perConnectionInFlight calls in flight per connection before it stops being read
+   * @param perPeerInFlight calls in flight from one client address (over all its connections) before its connections
+   *     stop being read
    * @param totalInFlight calls in flight on the server before every connection stops being read
    * @param maxConnections at this many connections the longest-idle one is closed for a new one (refused if all
    *     are busy)
    * @param selectorThreads Grizzly selector threads (I/O only)
    * @param idleTimeout a connection with nothing in flight and nothing buffered this long is closed; 0 = never
    * @param recordTimeout a connection holding an incomplete record (nothing in flight) this long is closed; 0 = never
-   * @param stallTimeout at the total cap, a connection whose queued replies have not moved this long is closed;
-   *     0 = never
+   * @param stallTimeout at the total cap or its address's, a connection whose queued replies have not moved this
+   *     long is closed abortively; 0 = never
    */
   public record Limits(String bindAddress, int port, int maxRecord, int maxFragments, int perConnectionInFlight,
-      int totalInFlight, int maxConnections, int selectorThreads, Duration idleTimeout, Duration recordTimeout,
+      int perPeerInFlight, int totalInFlight, int maxConnections, int selectorThreads, Duration idleTimeout, Duration recordTimeout,
       Duration stallTimeout) {}
 
   private final Limits limits;
@@ -148,6 +151,11 @@ public final class RpcServer {
   /** Calls in flight now (received and not yet answered). */
   public int inFlight() {
     return filter.inFlight();
+  }
+
+  /** Calls in flight now from one client address. */
+  public int inFlight(InetAddress address) {
+    return filter.inFlight(address);
   }
 
   /** Replies handed to the transport and not yet written, over all connections (tests). */

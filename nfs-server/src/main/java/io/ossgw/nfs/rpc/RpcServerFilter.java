@@ -46,7 +46,8 @@ final class RpcServerFilter extends BaseFilter {
 
   RpcServerFilter(RpcServer.Limits limits, Dispatcher dispatcher, Executor workers, ReplyQueue replyQueue,
       LongSupplier clock, Predicate<InetAddress> allowed) {
-    this.flow = new FlowControl(limits.perConnectionInFlight(), limits.totalInFlight(), clock, this::drain);
+    this.flow = new FlowControl(limits.perConnectionInFlight(), limits.perPeerInFlight(), limits.totalInFlight(),
+        clock, this::drain);
     this.table = new ConnectionTable(flow, limits.maxConnections(), ConnectionTable.Timeouts.of(limits.idleTimeout(),
         limits.recordTimeout(), limits.stallTimeout()), allowed);
     this.dispatcher = dispatcher;
@@ -66,6 +67,10 @@ final class RpcServerFilter extends BaseFilter {
 
   int inFlight() {
     return flow.inFlight();
+  }
+
+  int inFlight(InetAddress address) {
+    return flow.inFlight(address);
   }
 
   @Override

@@ -28,8 +28,15 @@ import org.dcache.oncrpc4j.xdr.Xdr;
  * arguments that do not decode are NFS4ERR_BADXDR. Only a header that does not decode (truncated, tag over
  * {@link Nfs4#TAG_LIMIT}) fails the RPC as GARBAGE_ARGS, by the {@link XdrException} thrown.
  *
- * <p>A compound run under a session is encoded once, kept in its slot (if within ca_maxresponsesize_cached) and sent;
- * a retransmission gets those bytes back. Thread-safe: calls share only the {@link ClientTable}.
+ * <p>Reply size (RFC 8881 §18.46.3, §15.1.3.8-9): under a session the reply may take ca_maxresponsesize bytes, or
+ * with sa_cachethis ca_maxresponsesize_cached ({@link CompoundContext#replyLimit}). Each result is measured as it is
+ * added; one that does not fit becomes NFS4ERR_REP_TOO_BIG (NFS4ERR_REP_TOO_BIG_TO_CACHE) and ends the compound. An
+ * operation that changes state is not run at all when the largest result it can have does not fit, so what the
+ * client is told not to have happened did not; READ shortens itself to fit ({@link ReadOp}).
+ *
+ * <p>A compound run under a session is encoded once, kept in its slot (if within ca_maxresponsesize_cached, which the
+ * session reserved) and sent; a retransmission gets those bytes back. Thread-safe: calls share only the
+ * {@link ClientTable}.
  */
 public final class Compound {
   private static final System.Logger LOG = System.getLogger(Compound.class.getName());
@@ -99,15 +106,25 @@ public final class Compound {
           List.of(nfs_resop4.of(legal(first) ? first : Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_TOO_MANY_OPS)));
     }
     CompoundContext ctx = new CompoundContext(server, peer, request, numops);
+    // the RPC header, then COMPOUND4res: status, tag, the results' count
+    ctx.replyBytes = CompoundContext.RPC_REPLY_HEADER + 4 + 4 + ((tag.length + 3) & ~3) + 4;
     List<nfs_resop4> results = new ArrayList<>(numops);
     int status = Nfs4.NFS4_OK;
     COMPOUND4res res;
     try {
       for (int i = 0; i < numops && status == Nfs4.NFS4_OK; i++) {
+        ctx.index = i;
         nfs_resop4 one = step(ctx, i, r);
         if (ctx.replay != null) {
           return new Xdrs.Raw(ctx.replay);
         }
+        long size = Xdrs.size(one);
+        // a failed result ends the compound: it needs no room for a later one
+        if (size > (one.status() == Nfs4.NFS4_OK ? ctx.room() : ctx.replyLimit - ctx.replyBytes)) {
+          one = nfs_resop4.of(one.op(), ctx.tooBig);
+          size = CompoundContext.ERROR_RESULT;
+        }
+        ctx.replyBytes += size;
         results.add(one);
         status = one.status();
       }
@@ -121,14 +138,14 @@ public final class Compound {
     if (ctx.session == null) {
       return res;
     }
-    if (ctx.overCacheSize) {
-      // larger than the slot cache keeps (a big READ): encoded straight into the reply, never copied for the cache
+    if (ctx.replyBytes - CompoundContext.RPC_REPLY_HEADER
+        > Integer.toUnsignedLong(ctx.session.fore().maxresponsesizeCached())) {
+      // larger than a slot keeps (a big READ): encoded straight into the reply, never copied for the cache
       ctx.session.slots().complete(ctx.slotid, null);
       return res;
     }
     byte[] bytes = Xdrs.toBytes(res);
-    boolean keep = Integer.compareUnsigned(bytes.length, ctx.session.fore().maxresponsesizeCached()) <= 0;
-    ctx.session.slots().complete(ctx.slotid, keep ? bytes : null);
+    ctx.session.slots().complete(ctx.slotid, bytes);
     return new Xdrs.Raw(bytes);
   }
 
@@ -158,7 +175,32 @@ public final class Compound {
     if (op == null) {
       return nfs_resop4.of(opnum, Nfs4.NFS4ERR_NOTSUPP);
     }
+    int bound = changingResultBound(opnum);
+    if (bound > 0 && CompoundContext.ERROR_RESULT + bound > ctx.room()) {
+      return nfs_resop4.of(opnum, ctx.tooBig); // not run: its result might not fit
+    }
     return run(op, ctx, r);
+  }
+
+  /**
+   * The largest resok body of an operation that changes state (bytes), 0 for the others (whose results are measured
+   * after they ran, and dropped if too big).
+   */
+  static int changingResultBound(int opnum) {
+    return switch (opnum) {
+      // LOCK4denied: offset, length, type, lock_owner4 (clientid and an owner of up to NFS4_OPAQUE_LIMIT bytes)
+      case Nfs4.OP_LOCK -> 8 + 8 + 4 + 8 + 4 + 1024;
+      // stateid, change_info4, rflags, attrset (a bitmap of up to 3 words), open_delegation4 (NONE_EXT with a reason)
+      case Nfs4.OP_OPEN -> 16 + 20 + 4 + 16 + 12;
+      case Nfs4.OP_CREATE, Nfs4.OP_RENAME -> 2 * 20 + 16; // change_info4 (two for RENAME), attrset
+      case Nfs4.OP_REMOVE, Nfs4.OP_LINK -> 20; // change_info4
+      case Nfs4.OP_WRITE -> 4 + 4 + 8; // count, committed, writeverf
+      case Nfs4.OP_SETATTR -> 16; // attrsset
+      case Nfs4.OP_CLOSE, Nfs4.OP_OPEN_DOWNGRADE, Nfs4.OP_LOCKU -> 16; // a stateid
+      case Nfs4.OP_COMMIT -> 8; // writeverf
+      case Nfs4.OP_FREE_STATEID, Nfs4.OP_RECLAIM_COMPLETE, Nfs4.OP_DESTROY_SESSION, Nfs4.OP_DESTROY_CLIENTID -> 4;
+      default -> 0;
+    };
   }
 
   /**

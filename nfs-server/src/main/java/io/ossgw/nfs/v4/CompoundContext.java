@@ -10,9 +10,15 @@ import java.util.zip.CRC32C;
 
 /**
  * What the operations of one COMPOUND share (RFC 8881 §16.2.3): the caller, the server state, the position in the
- * compound, once SEQUENCE has run the session and slot, and the current and saved filehandles. Used by one thread.
+ * compound, once SEQUENCE has run the session and slot and the most bytes the reply may take, the bytes it takes so
+ * far, and the current and saved filehandles. Used by one thread.
  */
 final class CompoundContext {
+  /** An RPC reply header before the COMPOUND4res: xid, REPLY, MSG_ACCEPTED, an AUTH_NONE verifier, SUCCESS. */
+  static final int RPC_REPLY_HEADER = 24;
+  /** A result that is a bare status: its resop and status. */
+  static final int ERROR_RESULT = 8;
+
   final ServerState server;
   final ClientTable clients;
   final Peer peer;
@@ -23,11 +29,17 @@ final class CompoundContext {
   /** The session SEQUENCE bound this compound to, null before (or without) it. */
   Session session;
   int slotid;
+  /** The position of the operation running (0 for the first). */
+  int index;
   /**
-   * Set by an operation whose result alone is over the session's ca_maxresponsesize_cached (READ data): the reply is
-   * then not cached (as it would not be anyway) and so not first encoded into a byte array.
+   * The most bytes the reply may take, RPC header included (RFC 8881 §18.36.3): set by SEQUENCE to the session's
+   * ca_maxresponsesize, or with sa_cachethis to its ca_maxresponsesize_cached; unbounded without a session.
    */
-  boolean overCacheSize;
+  long replyLimit = Long.MAX_VALUE;
+  /** What a result over {@link #replyLimit} becomes: NFS4ERR_REP_TOO_BIG, with sa_cachethis _TO_CACHE. */
+  int tooBig = Nfs4.NFS4ERR_REP_TOO_BIG;
+  /** Bytes of the reply so far: the RPC header, the COMPOUND4res header and the results of the operations run. */
+  long replyBytes;
   /** Set by SEQUENCE when the request is a retransmission: the cached reply to send instead. */
   byte[] replay;
   /** The current filehandle (RFC 8881 §16.2.3.1), null until an operation sets it. */
@@ -102,6 +114,19 @@ final class CompoundContext {
       throw new Nfs4Exception(Nfs4.NFS4ERR_BAD_STATEID, "no current stateid");
     }
     return currentStateid;
+  }
+
+  /**
+   * Bytes the running operation's result may take: what is left under {@link #replyLimit}, less an error result's
+   * room when operations follow (so a later one can always be answered {@link #tooBig}).
+   */
+  long room() {
+    return replyLimit - replyBytes - (index < numops - 1 ? ERROR_RESULT : 0);
+  }
+
+  /** The error of a result that would take more than {@link #room()}. */
+  Nfs4Exception tooBig(String what) {
+    return new Nfs4Exception(tooBig, what + " over the reply size of " + replyLimit + " bytes");
   }
 
   /** A hash of the whole request, telling a true retry from a new request reusing a sequence id (a false retry). */

@@ -44,7 +44,8 @@ final class ExchangeIdOp implements Operation<EXCHANGE_ID4args> {
     if (a.stateProtect().how() == Nfs4.SP4_SSV) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_ENCR_ALG_UNSUPP, "SP4_SSV not offered");
     }
-    ClientTable.Exchange e = ctx.clients.exchangeId(a.clientowner(), a.flags(), ctx.principal);
+    ClientTable.Exchange e = ctx.clients.exchangeId(a.clientowner(), a.flags(), ctx.principal,
+        ctx.peer.address() == null ? null : ctx.peer.address().getAddress());
     int flags = Nfs4.EXCHGID4_FLAG_USE_NON_PNFS | (e.confirmed() ? Nfs4.EXCHGID4_FLAG_CONFIRMED_R : 0);
     return new EXCHANGE_ID4resok(e.clientid(), e.sequenceid(), flags, 0, serverOwner, serverOwner, IMPL);
   }

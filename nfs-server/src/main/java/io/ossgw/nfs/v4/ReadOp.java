@@ -23,11 +23,19 @@ import java.nio.ByteBuffer;
  * <p>Stateids: an open (or lock) stateid of this client and file; an open for WRITE only still reads when the mode
  * bits allow it (§18.22.3); the anonymous stateid is checked against share reservations (NFS4ERR_LOCKED) and the
  * grace period, the READ-bypass stateid against neither; both against the mode bits as v3 (NFS4ERR_ACCESS). At most
- * {@link #MAX_READ} bytes per call (less if the session's ca_maxresponsesize is smaller); an offset past the end gives no data and eof.
+ * {@link #MAX_READ} bytes per call, and no more than the reply has room for under the session's ca_maxresponsesize
+ * (ca_maxresponsesize_cached with sa_cachethis): a short read, as §18.22.4 allows, leaving 4 KiB for the operations
+ * after it when there is room for both; without room for one byte, NFS4ERR_REP_TOO_BIG (REP_TOO_BIG_TO_CACHE). The
+ * data buffer is allocated only after this, so a COMPOUND of many READs holds no more than its reply may take. An
+ * offset past the end gives no data and eof.
  */
 final class ReadOp implements Operation<READ4args> {
   /** maxread (1 MiB). */
   static final int MAX_READ = 1 << 20;
+  /** A READ result around its data: resop, status, eof, the data's length. */
+  static final int RESULT_HEADER = 16;
+  /** Room a READ leaves for the operations after it when the reply has plenty. */
+  static final int LATER_RESERVE = 4096;
 
   @Override
   public int op() {
@@ -54,27 +62,32 @@ final class ReadOp implements Operation<READ4args> {
       throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "read permission on " + t.path());
     }
     long offset = a.offset();
-    // within the session's reply size, less room for the compound's other results
-    long room = ctx.session == null ? MAX_READ
-        : Math.max(4096, (ctx.session.fore().maxresponsesize() & 0xffffffffL) - 4096);
-    int count = (int) Math.min(a.count() & 0xffffffffL, Math.min(MAX_READ, room));
-    if (offset < 0 || count == 0) {
+    if (offset < 0 || a.count() == 0) {
       return new READ4resok(offset < 0 || offset >= cur.size(), ByteBuffer.allocate(0));
+    }
+    int count = (int) Math.min(a.count() & 0xffffffffL, Math.min(MAX_READ, room(ctx)));
+    if (count <= 0) {
+      throw ctx.tooBig("READ");
     }
     ByteBuffer buf = ByteBuffer.allocate(count);
     try {
       ctx.server.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(ctx, t, caller, offset, buf);
       buf.flip();
-      if (ctx.session != null
-          && Integer.compareUnsigned(n, ctx.session.fore().maxresponsesizeCached()) > 0) {
-        ctx.overCacheSize = true; // the reply goes out without a copy for the slot cache
-      }
       boolean eof = n < count || offset + n >= t.fs().getattr(t.path()).size();
       return new READ4resok(eof, buf);
     } catch (FsException e) {
       throw V4Status.error(e);
     }
+  }
+
+  /** The data bytes the reply has room for (a multiple of 4: XDR pads the data). */
+  private static long room(CompoundContext ctx) {
+    long left = ctx.room() - RESULT_HEADER;
+    if (ctx.index < ctx.numops - 1 && left > 2 * LATER_RESERVE) {
+      left -= LATER_RESERVE;
+    }
+    return left & ~3L;
   }
 
   /** One read through the shared handle, retried once on a fresh open if the object changed under it (EIO). */

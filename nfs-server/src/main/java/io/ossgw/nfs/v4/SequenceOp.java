@@ -11,9 +11,14 @@ import io.ossgw.nfs.xdr.XdrType;
 
 /**
  * SEQUENCE (RFC 8881 §18.46): binds the compound to a session and slot, gives exactly-once execution through the
- * slot's reply cache, and renews the client's lease. Must be the first operation ({@link Compound} checks).
+ * slot's reply cache, sets the size the reply may take (ca_maxresponsesize, or ca_maxresponsesize_cached when
+ * sa_cachethis asks for the reply to be kept), and renews the client's lease. Must be the first operation
+ * ({@link Compound} checks).
  */
 final class SequenceOp implements Operation<SEQUENCE4args> {
+  /** SEQUENCE4resok: sessionid, sequenceid, slotid, highest_slotid, target_highest_slotid, status_flags. */
+  static final int RESULT = 16 + 5 * 4;
+
   @Override
   public int op() {
     return Nfs4.OP_SEQUENCE;
@@ -32,6 +37,12 @@ final class SequenceOp implements Operation<SEQUENCE4args> {
     }
     if (Integer.compareUnsigned(ctx.request.length, s.fore().maxrequestsize()) > 0) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_REQ_TOO_BIG, ctx.request.length + " bytes");
+    }
+    ctx.replyLimit = Integer.toUnsignedLong(a.cachethis() ? s.fore().maxresponsesizeCached()
+        : s.fore().maxresponsesize());
+    ctx.tooBig = a.cachethis() ? Nfs4.NFS4ERR_REP_TOO_BIG_TO_CACHE : Nfs4.NFS4ERR_REP_TOO_BIG;
+    if (CompoundContext.ERROR_RESULT + RESULT > ctx.room()) { // before the slot: a reply this small is never kept
+      throw ctx.tooBig("SEQUENCE");
     }
     if (s.slots().begin(a.slotid(), a.sequenceid(), ctx.requestHash()) instanceof SlotTable.Replay r) {
       ctx.replay = r.reply();

@@ -5,38 +5,77 @@ import java.nio.charset.StandardCharsets;
 import org.dcache.oncrpc4j.xdr.Xdr;
 import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
 
-/** XDR encoding (RFC 4506) over an oncrpc4j stream; the counterpart of {@link XdrReader}. */
+/**
+ * XDR encoding (RFC 4506) over an oncrpc4j stream; the counterpart of {@link XdrReader}. A writer made by
+ * {@link #sizing()} writes nothing and counts the bytes the encoding would take ({@link Xdrs#size}).
+ */
 public final class XdrWriter {
+  /** The stream written to; null for a sizing writer. */
   private final XdrEncodingStream out;
+  private long size;
 
   public XdrWriter(XdrEncodingStream out) {
     this.out = out;
   }
 
+  private XdrWriter() {
+    this.out = null;
+  }
+
+  /** A writer that only counts bytes ({@link #size()}), for the reply-size rules of NFSv4.1 sessions. */
+  public static XdrWriter sizing() {
+    return new XdrWriter();
+  }
+
+  /** Bytes written so far by a {@link #sizing()} writer (0 for others). */
+  public long size() {
+    return size;
+  }
+
+  /** Bytes an opaque of {@code n} bytes takes, padded to a multiple of 4 (without its length word). */
+  static long padded(long n) {
+    return (n + 3) & ~3L;
+  }
+
   public XdrWriter int32(int v) {
-    out.xdrEncodeInt(v);
+    if (out == null) {
+      size += 4;
+    } else {
+      out.xdrEncodeInt(v);
+    }
     return this;
   }
 
   public XdrWriter int64(long v) {
-    out.xdrEncodeLong(v);
+    if (out == null) {
+      size += 8;
+    } else {
+      out.xdrEncodeLong(v);
+    }
     return this;
   }
 
   public XdrWriter bool(boolean v) {
-    out.xdrEncodeBoolean(v);
-    return this;
+    return int32(v ? 1 : 0);
   }
 
   /** Fixed-length opaque: the bytes and their padding, no length. */
   public XdrWriter fixedOpaque(byte[] b) {
-    out.xdrEncodeOpaque(b, b.length);
+    if (out == null) {
+      size += padded(b.length);
+    } else {
+      out.xdrEncodeOpaque(b, b.length);
+    }
     return this;
   }
 
   /** Variable-length opaque: length, bytes, padding. */
   public XdrWriter opaque(byte[] b) {
-    out.xdrEncodeDynamicOpaque(b);
+    if (out == null) {
+      size += 4 + padded(b.length);
+    } else {
+      out.xdrEncodeDynamicOpaque(b);
+    }
     return this;
   }
 
@@ -49,7 +88,9 @@ public final class XdrWriter {
    * change afterwards; other streams copy it.
    */
   public XdrWriter bytes(ByteBuffer b) {
-    if (out instanceof Xdr x) {
+    if (out == null) {
+      size += 4 + padded(b.remaining());
+    } else if (out instanceof Xdr x) {
       x.xdrEncodeShallowByteBuffer(b);
     } else {
       out.xdrEncodeByteBuffer(b);
@@ -59,7 +100,7 @@ public final class XdrWriter {
 
   /** An XDR optional: a bool, then the value if present. */
   public XdrWriter optional(XdrType v) {
-    out.xdrEncodeBoolean(v != null);
+    bool(v != null);
     if (v != null) {
       v.encode(this);
     }

@@ -44,6 +44,13 @@ public final class Xdrs {
     return out;
   }
 
+  /** The bytes {@code value}'s encoding takes, counted without encoding it (data buffers are not read). */
+  public static long size(XdrType value) {
+    XdrWriter w = XdrWriter.sizing();
+    value.encode(w);
+    return w.size();
+  }
+
   /** Decodes a whole byte array; fails if bytes are left over. */
   public static <T> T fromBytes(byte[] bytes, Function<XdrReader, T> decoder) {
     Xdr x = new Xdr(bytes);

@@ -2,6 +2,7 @@ package io.ossgw.nfs.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -87,7 +88,11 @@ class ConnectionRulesTest {
   }
 
   void start(int perConnection, int total, int maxConnections, Predicate<InetAddress> allowed) {
-    RpcServer.Limits limits = new RpcServer.Limits("127.0.0.1", 0, 64 * 1024, 16, perConnection, total,
+    start(perConnection, total, total, maxConnections, allowed);
+  }
+
+  void start(int perConnection, int perAddress, int total, int maxConnections, Predicate<InetAddress> allowed) {
+    RpcServer.Limits limits = new RpcServer.Limits("127.0.0.1", 0, 64 * 1024, 16, perConnection, perAddress, total,
         maxConnections, 1, Duration.ofMinutes(6), Duration.ofSeconds(30), Duration.ofSeconds(10));
     server = new RpcServer(limits, List.of(new RpcProgram(PROG, 1, program)), allowed, now::get, false);
     server.start();
@@ -106,7 +111,7 @@ class ConnectionRulesTest {
 
   Socket connect() throws IOException {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
-    s.setSoTimeout(5000);
+    s.setSoTimeout((int) Slowdown.scaledMillis(5000));
     sockets.add(s);
     return s;
   }
@@ -135,10 +140,7 @@ class ConnectionRulesTest {
     int len = in.readInt() & 0x7fffffff;
     byte[] rec = new byte[len];
     in.readFully(rec);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.inFlight() > before && System.nanoTime() < deadline) {
-      Thread.sleep(1);
-    }
+    Slowdown.waitUntil(() -> server.inFlight() <= before, Duration.ofSeconds(10));
     return ByteBuffer.wrap(rec).getInt();
   }
 
@@ -166,10 +168,7 @@ class ConnectionRulesTest {
 
   /** Waits (bounded) until the server holds at least {@code n} calls, so the test knows the senders are capped. */
   void awaitInFlight(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.inFlight() < n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Slowdown.waitUntil(() -> server.inFlight() >= n, Duration.ofSeconds(10));
   }
 
   @Test
@@ -193,22 +192,10 @@ class ConnectionRulesTest {
   @Test
   void atTheTotalCapConnectionsNotReadingRepliesAreClosedAfterTheStallTimeout() throws Exception {
     start(4, 8, 1024, a -> true);
-    List<Socket> stuck = List.of(connect(), connect());
-    for (Socket s : stuck) {
-      s.setReceiveBufferSize(16 * 1024);
-      for (int i = 0; i < 4; i++) {
-        send(s, call(i, HUGE));
-      }
-    }
-    // every reply queued (stamped with the clock's time), none can be written: the server is at its total cap
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (server.queuedReplies() < 8 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(server.queuedReplies()).isEqualTo(8);
+    List<Socket> stuck = fillWithUnreadReplies(2, 4);
     Socket fresh = connect();
-    assertThat(ping(fresh, 76)).isEqualTo(76); // a connection's first call may go one over the cap, then it waits
     send(fresh, call(77, NULL)); // not taken: the server is at its total cap
+    Slowdown.waitUntil(() -> server.connections() >= 3, Duration.ofSeconds(10)); // accepted
     tick(Duration.ofSeconds(9));
     server.sweep();
     assertThat(server.connections()).isEqualTo(3);
@@ -220,6 +207,87 @@ class ConnectionRulesTest {
     DataInputStream in = new DataInputStream(fresh.getInputStream());
     in.readInt();
     assertThat(in.readInt()).isEqualTo(77);
+  }
+
+  /**
+   * {@code connections} connections that each send {@code calls} HUGE calls and never read; returns once every reply
+   * is queued (stamped with the clock's time) and none can be written.
+   */
+  List<Socket> fillWithUnreadReplies(int connections, int calls) throws Exception {
+    List<Socket> stuck = new ArrayList<>();
+    for (int c = 0; c < connections; c++) {
+      Socket s = connect();
+      s.setReceiveBufferSize(16 * 1024);
+      for (int i = 0; i < calls; i++) {
+        send(s, call(i, HUGE));
+      }
+      stuck.add(s);
+    }
+    // every reply queued (stamped with the clock's time), none can be written
+    Slowdown.waitUntil(() -> server.queuedReplies() >= connections * calls, Duration.ofSeconds(20));
+    assertThat(server.queuedReplies()).isEqualTo(connections * calls);
+    return stuck;
+  }
+
+  @Test
+  void aStalledConnectionIsClosedAbortivelyAndReleasesItsCallsWithoutBeingRead() throws Exception {
+    start(4, 8, 1024, a -> true);
+    List<Socket> stuck = fillWithUnreadReplies(2, 4);
+    tick(Duration.ofSeconds(11));
+    server.sweep();
+    // a graceful close would wait for the replies to be read, which never happens: the calls stay in flight
+    Slowdown.waitUntil(() -> server.inFlight() == 0 && server.connections() == 0, Duration.ofSeconds(10));
+    assertThat(server.inFlight()).isZero();
+    assertThat(server.queuedReplies()).isZero();
+    assertThat(server.connections()).isZero();
+    // the client sees a reset, not the rest of its replies
+    for (Socket s : stuck) {
+      byte[] buf = new byte[1 << 20];
+      long got = 0;
+      try {
+        for (int n; (n = s.getInputStream().read(buf)) >= 0; ) {
+          got += n;
+        }
+      } catch (SocketException e) {
+        // reset
+      }
+      assertThat(got).isLessThan(4L * (6 << 20));
+    }
+    assertThat(server.counters().drain()).contains("2 closed not reading replies");
+  }
+
+  @Test
+  void oneAddressHoldsOnlyItsShareOfTheCallsAndIsClosedForStallingAtIt() throws Exception {
+    start(4, 8, 32, 1024, a -> true);
+    InetAddress attacker = InetAddress.getByName("127.0.0.2");
+    List<Socket> stuck = new ArrayList<>();
+    for (int c = 0; c < 4; c++) { // 16 calls' worth of connections from one address
+      Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port(), attacker, 0);
+      s.setSoTimeout(5000);
+      s.setReceiveBufferSize(16 * 1024);
+      sockets.add(s);
+      stuck.add(s);
+      for (int i = 0; i < 4; i++) {
+        send(s, call(i, HUGE));
+      }
+    }
+    Slowdown.waitUntil(() -> server.queuedReplies() >= 8, Duration.ofSeconds(20));
+    assertThat(server.inFlight(attacker)).isEqualTo(8);
+    assertThat(server.inFlight()).isEqualTo(8); // the total (32) is far off, but the address has its share
+    // another machine is served at once
+    Socket other = connect();
+    for (int i = 0; i < 10; i++) {
+      assertThat(ping(other, 4242 + i)).isEqualTo(4242 + i);
+    }
+    // at its share, the address's stalled connections are closed abortively though the total cap is far off; its
+    // other connections then take the calls freed, and never more than the share
+    tick(Duration.ofSeconds(11));
+    server.sweep();
+    assertThat(server.counters().drain()).startsWith("2 closed not reading replies");
+    assertThat(server.connections()).isEqualTo(3);
+    Slowdown.waitUntil(() -> server.queuedReplies() >= 8, Duration.ofSeconds(20));
+    assertThat(server.inFlight(attacker)).isEqualTo(8);
+    assertThat(ping(other, 99)).isEqualTo(99);
   }
 
   @Test

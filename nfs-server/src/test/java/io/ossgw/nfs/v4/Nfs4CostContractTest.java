@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ossgw.nfs.CostTable;
 import io.ossgw.nfs.v4.xdr.*;
+import io.ossgw.testsupport.Slowdown;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -138,13 +140,10 @@ class Nfs4CostContractTest {
   }
 
   static void awaitNoOpenFiles(V4Gateway gw) {
-    long deadline = System.currentTimeMillis() + 15_000;
-    while (gw.server.openFiles() > 0 && System.currentTimeMillis() < deadline) {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
+    try {
+      Slowdown.waitUntil(() -> gw.server.openFiles() == 0, Duration.ofSeconds(15));
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
     }
     assertThat(gw.server.openFiles()).isZero();
   }

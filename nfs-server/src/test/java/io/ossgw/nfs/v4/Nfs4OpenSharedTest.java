@@ -20,6 +20,7 @@ import io.ossgw.nfs.xdr.XdrType;
 import io.ossgw.nfs.xdr.Xdrs;
 import io.ossgw.nfs.xdr.nfs_fh3;
 import io.ossgw.nfs.xdr.nfsstat3;
+import io.ossgw.testsupport.Slowdown;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -138,10 +139,7 @@ class Nfs4OpenSharedTest {
       assertThat(server.v4State().opens().size()).isZero();
       assertThat(server.v4State().states().count(OpenState.class)).isZero();
       // the upload runs on its own thread: wait for it (bounded)
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (!"left open".equals(object("expiring.txt")) && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      Slowdown.waitUntil(() -> "left open".equals(object("expiring.txt")), Duration.ofSeconds(20));
       assertThat(object("expiring.txt")).isEqualTo("left open");
       // its DENY_BOTH went with it: another client opens the file
       try (V4Client d = new V4Client(server.port(), 1000, 1000)) {

@@ -39,7 +39,7 @@ class Nfs4TcpTest {
 
   @BeforeEach
   void start() throws Exception {
-    RpcServer.Limits limits = new RpcServer.Limits("127.0.0.1", 0, 1 << 21, 16, 16, 64, 16, 1,
+    RpcServer.Limits limits = new RpcServer.Limits("127.0.0.1", 0, 1 << 21, 16, 16, 32, 64, 16, 1,
         Duration.ofMinutes(6), Duration.ofSeconds(30), Duration.ofSeconds(10));
     server = new RpcServer(limits, List.of(new RpcProgram(Nfs4.PROGRAM, Nfs4.VERSION,
         new Nfs4Program(w.compound, 1 << 21))), a -> true);

@@ -30,7 +30,7 @@ class SessionTest {
     COMPOUND4res cs = w.createSession(e.clientid(), 1, attrs(200, 1 << 30), ROOT);
     CREATE_SESSION4resok ok = (CREATE_SESSION4resok) cs.resarray().getFirst().resok();
     assertThat(ok.foreChanAttrs().maxrequests()).isEqualTo(64); // capped by the server
-    assertThat(ok.foreChanAttrs().maxresponsesizeCached()).isEqualTo(64 << 10);
+    assertThat(ok.foreChanAttrs().maxresponsesizeCached()).isEqualTo(16 << 10); // capped by the server
     assertThat(ok.flags() & Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN).isZero();
     // the same owner and verifier again: the confirmed record, same id
     EXCHANGE_ID4resok again = w.exchangeId(owner("linux", 1), ROOT);

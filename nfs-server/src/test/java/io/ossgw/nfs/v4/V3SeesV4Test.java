@@ -6,6 +6,7 @@ import static io.ossgw.nfs.v4.V4Client.savefh;
 import static io.ossgw.nfs.v4.xdr.Nfs4.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.testsupport.Slowdown;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,7 +28,7 @@ class V3SeesV4Test {
         + "&uid=1000&gid=1000";
     Process p = new ProcessBuilder("nfs-ls", url).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(Slowdown.scaledMillis(30_000), TimeUnit.MILLISECONDS)).isTrue();
     assertThat(p.exitValue()).as("nfs-ls %s: %s (needs libnfs-utils)", url, out).isZero();
     return out;
   }

@@ -41,6 +41,8 @@ public final class HttpExchange {
     private long declared = -1;
     private long written;
     private boolean aborted;
+    private boolean discard;
+    private boolean clientFailed;
 
     HttpExchange(Socket socket, HttpRequest request, OutputStream out, boolean keepAlive) {
         this.socket = socket;
@@ -75,6 +77,22 @@ public final class HttpExchange {
         return responded || aborted;
     }
 
+    /**
+     * Whether reading the request or writing the response failed on the connection (the client went away or sent a
+     * malformed body): such an exchange cannot be answered, unlike a failure of the server's own storage.
+     */
+    public boolean clientFailed() {
+        return clientFailed;
+    }
+
+    /**
+     * Fault injection of a lost reply: the request is still read and carried out, but what would be sent is
+     * discarded; the caller then {@link #abortConnection() resets} the connection.
+     */
+    public void discardReply() {
+        discard = true;
+    }
+
     /** Adds a response header (before the response starts). */
     public HttpExchange header(String name, String value) {
         headers.add(new String[] {name, value});
@@ -100,11 +118,15 @@ public final class HttpExchange {
             throw new IllegalStateException("response already started");
         }
         responded = true;
+        if (discard) {
+            declared = headOnly || status == 204 || status == 304 ? 0 : contentLength;
+            return new FixedSink();
+        }
         BodyInputStream reqBody = request.body();
         if (!reqBody.finished()) {
             if (request.expectsContinue() && !continueSent) {
                 close = true; // the client will not send the body; the connection cannot be reused
-            } else if (!reqBody.drain(DRAIN_LIMIT)) {
+            } else if (!client(() -> reqBody.drain(DRAIN_LIMIT))) {
                 close = true;
             }
         }
@@ -115,12 +137,31 @@ public final class HttpExchange {
         }
         sb.append("Content-Length: ").append(contentLength).append("\r\n");
         sb.append("Connection: ").append(close ? "close" : "keep-alive").append("\r\n\r\n");
-        out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        byte[] head = sb.toString().getBytes(StandardCharsets.UTF_8);
         declared = headOnly || status == 204 || status == 304 ? 0 : contentLength;
-        if (declared == 0) {
-            out.flush();
-        }
+        client(() -> {
+            out.write(head);
+            if (declared == 0) {
+                out.flush();
+            }
+            return null;
+        });
         return new FixedSink();
+    }
+
+    /** One step of socket I/O; a failure marks the exchange {@link #clientFailed()}. */
+    private <T> T client(IoStep<T> step) throws IOException {
+        try {
+            return step.run();
+        } catch (IOException | RuntimeException e) {
+            clientFailed = true;
+            throw e;
+        }
+    }
+
+    @FunctionalInterface
+    private interface IoStep<T> {
+        T run() throws IOException;
     }
 
     /**
@@ -157,18 +198,30 @@ public final class HttpExchange {
             if (written + len > declared) {
                 throw new IOException("response body longer than Content-Length");
             }
-            out.write(b, off, len);
+            if (!discard) {
+                try {
+                    out.write(b, off, len);
+                } catch (IOException e) {
+                    clientFailed = true;
+                    throw e;
+                }
+            }
             written += len;
         }
 
         @Override
         public void flush() throws IOException {
-            out.flush();
+            if (!discard) {
+                client(() -> {
+                    out.flush();
+                    return null;
+                });
+            }
         }
 
         @Override
         public void close() throws IOException {
-            out.flush();
+            flush();
         }
     }
 
@@ -176,26 +229,34 @@ public final class HttpExchange {
         private void maybeContinue() throws IOException {
             if (!continueSent && request.expectsContinue() && !responded) {
                 continueSent = true;
-                out.write(CONTINUE);
-                out.flush();
+                client(() -> {
+                    out.write(CONTINUE);
+                    out.flush();
+                    return null;
+                });
             }
         }
 
         @Override
         public int read() throws IOException {
             maybeContinue();
-            return request.body().read();
+            return client(() -> request.body().read());
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             maybeContinue();
-            return request.body().read(b, off, len);
+            try {
+                return request.body().read(b, off, len);
+            } catch (IOException e) {
+                clientFailed = true;
+                throw e;
+            }
         }
 
         @Override
         public int available() throws IOException {
-            return request.body().available();
+            return client(() -> request.body().available());
         }
     }
 }

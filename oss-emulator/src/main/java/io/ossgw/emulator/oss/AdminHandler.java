@@ -17,7 +17,9 @@ import java.util.Set;
  *   <li>{@code GET /-/faults} → the active faults as JSON</li>
  *   <li>{@code POST /-/faults?status=503&code=SlowDown&rate=0.2&ops=GetObject,PutObject} (error rate);
  *       {@code ...&next=N} instead of rate for the next N matching requests;
- *       {@code latencyMs=MS}; {@code resetRate=R} (with optional {@code ops}); parameters combine</li>
+ *       {@code latencyMs=MS}; {@code resetRate=R} (with optional {@code ops}); {@code dropReplies=N} (with optional
+ *       {@code ops}): the next N matching requests are carried out and their replies lost (connection reset);
+ *       parameters combine</li>
  *   <li>{@code DELETE /-/faults} → clears every fault</li>
  * </ul>
  */
@@ -74,6 +76,9 @@ final class AdminHandler {
                 }
                 if (r.param("resetRate") != null) {
                     faults.resetConnections(Double.parseDouble(r.param("resetRate")), ops);
+                }
+                if (r.param("dropReplies") != null) {
+                    faults.dropRepliesNext(Integer.parseInt(r.param("dropReplies")), ops);
                 }
                 if (r.param("status") != null) {
                     int status = Integer.parseInt(r.param("status"));

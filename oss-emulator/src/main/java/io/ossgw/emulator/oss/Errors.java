@@ -134,6 +134,11 @@ public final class Errors {
                 .with("MemoryLimit", Long.toString(limit));
     }
 
+    /** 503 SlowDown: OSS's "reduce your request rate"; clients retry it (reference/oss-api.md §2.3 and §5). */
+    public static OssException slowDown(String message) {
+        return new OssException(503, "SlowDown", message, null);
+    }
+
     public static OssException internal(String message) {
         return new OssException(500, "InternalError", message, null);
     }

@@ -1,6 +1,7 @@
 package io.ossgw.emulator.oss;
 
 import io.ossgw.emulator.FaultInjector;
+import io.ossgw.emulator.HeapPressure;
 import io.ossgw.emulator.RequestCounters;
 import io.ossgw.emulator.auth.Authenticator;
 import io.ossgw.emulator.http.HttpExchange;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -21,18 +23,25 @@ import java.util.regex.Pattern;
 
 /**
  * The OSS front door: addressing (path style and {@code bucket.<virtualHostBase>}), operation naming and
- * counting, fault injection, name validation, signature checks, then dispatch to the handlers. Every reply
- * carries {@code x-oss-request-id}; every failure is an OSS error document (or {@code x-oss-err} on HEAD).
+ * counting, fault injection, heap pressure (503 SlowDown for requests that grow the store, {@link HeapPressure}),
+ * name validation, signature checks, then dispatch to the handlers. Every reply carries {@code x-oss-request-id};
+ * every failure is an OSS error document (or {@code x-oss-err} on HEAD). A failure of the store itself (an
+ * {@link IOException} of the data directory, such as ENOSPC) is 500 InternalError; only a failure of the
+ * connection (the client went away) ends the exchange without a reply.
  */
 public final class OssHandler implements HttpHandler {
     private static final Logger LOG = Logger.getLogger(OssHandler.class.getName());
     private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9-]{1,61}[a-z0-9]");
     private static final int MAX_KEY_BYTES = 1023;
+    /** Requests that make the store hold more: refused with SlowDown while the heap is under pressure. */
+    private static final Set<String> GROWS = Set.of("PutObject", "AppendObject", "CopyObject",
+            "InitiateMultipartUpload", "UploadPart", "UploadPartCopy", "PutBucket");
 
     private final ObjectStore store;
     private final Authenticator auth;
     private final RequestCounters counters;
     private final FaultInjector faults;
+    private final HeapPressure heap;
     private final String virtualHostBase;
     private final ObjectHandler objects;
     private final ListHandler lists;
@@ -41,14 +50,16 @@ public final class OssHandler implements HttpHandler {
     private final AdminHandler admin;
 
     /**
+     * @param heap            when it is {@link HeapPressure#high() high}, requests that grow the store get 503 SlowDown
      * @param virtualHostBase base host for virtual-hosted addressing ({@code bucket.<base>}), or null
      */
     public OssHandler(ObjectStore store, Authenticator auth, RequestCounters counters, FaultInjector faults,
-                      String virtualHostBase) {
+                      HeapPressure heap, String virtualHostBase) {
         this.store = store;
         this.auth = auth;
         this.counters = counters;
         this.faults = faults;
+        this.heap = heap;
         this.virtualHostBase = virtualHostBase == null ? null : virtualHostBase.toLowerCase(Locale.ROOT);
         this.objects = new ObjectHandler(store);
         this.lists = new ListHandler(store);
@@ -89,6 +100,7 @@ public final class OssHandler implements HttpHandler {
         String op = Router.operation(r);
         r.operation(op);
         counters.increment(op);
+        boolean dropReply = false;
         try {
             FaultInjector.Decision d = faults.apply(op);
             if (d instanceof FaultInjector.Reset) {
@@ -98,18 +110,35 @@ public final class OssHandler implements HttpHandler {
             if (d instanceof FaultInjector.Fail f) {
                 throw new OssException(f.status(), f.code(), faultMessage(f.code()), null);
             }
+            if (d instanceof FaultInjector.DropReply) {
+                dropReply = true;
+                ex.discardReply();
+            }
+            if (GROWS.contains(op) && heap.high()) {
+                throw Errors.slowDown("Please reduce your request rate. (The emulator's Java heap is nearly full: "
+                        + "delete objects, or run it with a larger -Xmx.)");
+            }
             validate(r);
             auth.verify(r.signingInput());
             dispatch(r, op, hostHeader);
         } catch (OssException e) {
             reply(r, e);
         } catch (IOException e) {
-            throw e;
+            if (ex.clientFailed() || ex.responded()) {
+                throw e; // the connection failed, or the reply is already on its way: nothing more can be sent
+            }
+            // the store failed (e.g. ENOSPC in the data directory): the request changed nothing (see Backend)
+            LOG.log(Level.WARNING, "storage error in " + op + " " + r.bucket() + "/" + r.key() + ": " + e);
+            reply(r, Errors.internal("We encountered an internal error. Please try again. (The emulator's store "
+                    + "failed: " + e.getMessage() + ")"));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "internal error in " + op, e);
             reply(r, Errors.internal("We encountered an internal error. Please try again."));
         } finally {
             counters.addBytes(ex.bytesReceived(), ex.bytesSent());
+            if (dropReply) {
+                ex.abortConnection();
+            }
         }
     }
 

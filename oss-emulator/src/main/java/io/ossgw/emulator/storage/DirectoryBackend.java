@@ -38,7 +38,8 @@ import java.util.stream.Stream;
  *
  * Content is written to a staging file and renamed into place, then the metadata file is replaced by an
  * atomic rename; a crash leaves the old or the new object, and orphaned data files are removed at the next
- * start. Appends write in place past the committed size, which readers never look at.
+ * start. Appends write in place past the committed size, which readers never look at. A write that fails (ENOSPC,
+ * EIO) throws and leaves the stored version as it was, with its partial files removed.
  */
 public final class DirectoryBackend implements Backend {
     private final Path root;
@@ -224,8 +225,15 @@ public final class DirectoryBackend implements Backend {
             moveAtomic(blob.path(), data);
         }
         ObjectMeta stored = meta.withBlob(new FileBlob(data, meta.size(), false));
-        MetaCodec.storeAtomically(MetaCodec.objectProps(stored, data.getFileName().toString()),
-                dir.resolve(hash + ".meta"), newTemp());
+        try {
+            MetaCodec.storeAtomically(MetaCodec.objectProps(stored, data.getFileName().toString()),
+                    dir.resolve(hash + ".meta"), newTemp());
+        } catch (IOException e) {
+            if (blob.staged()) {
+                Files.deleteIfExists(data); // the previous version's metadata still names its own data file
+            }
+            throw e;
+        }
         if (previous != null && previous.blob() instanceof FileBlob old && !old.path().equals(data)) {
             Files.deleteIfExists(old.path());
         }
@@ -319,7 +327,12 @@ public final class DirectoryBackend implements Backend {
         p.setProperty("crc64", Long.toUnsignedString(part.crc64()));
         p.setProperty("lastModified", Long.toString(part.lastModified()));
         p.setProperty("data", data.getFileName().toString());
-        MetaCodec.storeAtomically(p, dir.resolve("part-" + part.number() + ".properties"), newTemp());
+        try {
+            MetaCodec.storeAtomically(p, dir.resolve("part-" + part.number() + ".properties"), newTemp());
+        } catch (IOException e) {
+            Files.deleteIfExists(data); // the part keeps its previous version, if any
+            throw e;
+        }
         if (previous != null && previous.blob() instanceof FileBlob old) {
             Files.deleteIfExists(old.path());
         }

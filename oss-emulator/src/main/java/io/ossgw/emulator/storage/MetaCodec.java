@@ -73,9 +73,14 @@ final class MetaCodec {
 
     /** Writes {@code p} to a temp file, then renames it over target atomically. */
     static void storeAtomically(Properties p, Path target, Path tmp) throws IOException {
-        try (OutputStream out = Files.newOutputStream(tmp)) {
-            p.store(out, null);
+        try {
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                p.store(out, null);
+            }
+            DirectoryBackend.moveAtomic(tmp, target);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp); // e.g. ENOSPC: a partial file must not keep the space
+            throw e;
         }
-        DirectoryBackend.moveAtomic(tmp, target);
     }
 }

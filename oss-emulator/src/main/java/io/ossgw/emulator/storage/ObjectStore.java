@@ -133,7 +133,13 @@ public final class ObjectStore implements AutoCloseable {
                 discard(m.blob());
                 throw Errors.fileAlreadyExists(m.key());
             }
-            ObjectMeta stored = backend.saveObject(b.name(), m, prev);
+            ObjectMeta stored;
+            try {
+                stored = backend.saveObject(b.name(), m, prev);
+            } catch (IOException | RuntimeException e) {
+                discard(m.blob()); // the key keeps its previous version
+                throw e;
+            }
             b.objects().put(m.key(), stored);
             return stored;
         } finally {
@@ -310,7 +316,13 @@ public final class ObjectStore implements AutoCloseable {
                 discard(p.blob());
                 throw Errors.noSuchUpload(u.uploadId());
             }
-            Part stored = backend.savePart(u, p, u.parts().get(p.number()));
+            Part stored;
+            try {
+                stored = backend.savePart(u, p, u.parts().get(p.number()));
+            } catch (IOException | RuntimeException e) {
+                discard(p.blob());
+                throw e;
+            }
             u.parts().put(p.number(), stored);
             return stored;
         }

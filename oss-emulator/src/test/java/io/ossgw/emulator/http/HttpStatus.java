@@ -1,5 +1,6 @@
 package io.ossgw.emulator.http;
 
+import io.ossgw.testsupport.Slowdown;
 import java.net.HttpURLConnection;
 import java.net.URI;
 
@@ -9,8 +10,8 @@ public final class HttpStatus {
 
     public static int get(int port, String path) throws Exception {
         HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
-        c.setConnectTimeout(5000);
-        c.setReadTimeout(5000);
+        c.setConnectTimeout((int) Slowdown.scaledMillis(5000));
+        c.setReadTimeout((int) Slowdown.scaledMillis(5000));
         try {
             return c.getResponseCode();
         } finally {
