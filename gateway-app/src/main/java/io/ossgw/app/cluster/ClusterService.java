@@ -113,6 +113,14 @@ public class ClusterService {
     return settings != null && settings.mode() == ClusterConfig.Mode.STANDBY;
   }
 
+  /**
+   * True with a store and {@code mode=active}: every gateway serves, so the NFS front end grants no byte-range lock
+   * (one gateway's lock would not exclude another's clients).
+   */
+  public synchronized boolean active() {
+    return settings != null && settings.mode() == ClusterConfig.Mode.ACTIVE;
+  }
+
   /** Connects the store client and, in active mode, subscribes to invalidations (before engines cache anything). */
   public synchronized void open() {
     if (settings == null || store != null) {

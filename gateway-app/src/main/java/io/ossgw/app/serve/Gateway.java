@@ -17,6 +17,7 @@ import io.ossgw.app.mount.StateDirs;
 import io.ossgw.app.smb.SmbService;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.engine.Engine;
+import io.ossgw.core.lock.LockTable;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -196,7 +197,9 @@ public class Gateway {
     }
     try {
       if (nfs == null && !plannedExports.isEmpty()) {
-        nfs = NfsFrontEnd.start(nfsConfig, plannedExports, stateDir, x -> engineFor(x.engine()));
+        // active mode: every gateway serves the same files, and a lock here would not exclude another's client
+        nfs = NfsFrontEnd.start(nfsConfig, plannedExports, stateDir, x -> engineFor(x.engine()),
+            cluster.active() ? LockTable.none() : null);
       }
       if (smb == null && smbPlan != null) {
         smb = SmbFrontEnd.start(smbPlan, this::engineFor, mounter);
