@@ -50,7 +50,7 @@ class Bench:
         self.sb_files, self.sb_file_size = int(e("SB_FILES", "128")), size(e("SB_FILE_SIZE", "8m"))
         self.sb_time, self.rnd_time = int(e("SB_TIME", "20")), int(e("RND_TIME", "10"))
         self.sb_flags = e("SB_FLAGS", "direct")
-        self.steps = e("STEPS", "seq,https,small,ls,touch,dr,sysbench,nfs,smb").split(",")
+        self.steps = e("STEPS", "seq,https,small,ls,touch,dr,sysbench,nfs,smb,nfsceil").split(",")
         self.profile = e("PROFILE", "1") == "1"
         self.gw_java_opts = e("GW_JAVA_OPTS", "").split()
         # the JIT mode users run: ./ossgw and the image's entrypoint start the gateway with C1 only unless the user's
@@ -444,6 +444,9 @@ class Bench:
 
     def step_smb(self):
         benchnet.step_smb(self)
+
+    def step_nfsceil(self):
+        benchnet.step_nfsceil(self)
 
     def run(self):
         t0 = time.monotonic()

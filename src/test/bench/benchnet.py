@@ -6,7 +6,10 @@ raw-SDK put/get ceilings the `seq` step measured (run after it).
   COMMIT), then `nfs-cat` of it back (READs of 1 MiB) with the gateway's caches cold (a fresh gateway).
 * smb: `smbclient put` and `get` (SMB 3.1.1) of the same size through the share; smbd is the gateway's child, so the
   row's CPU is the gateway's JVM and, beside it in the note, smbd's (its children's CPU reaped into it).
-Each row gets the gateway's CPU seconds per GiB and per 1,000 OSS requests like the FUSE rows."""
+Each row gets the gateway's CPU seconds per GiB and per 1,000 OSS requests like the FUSE rows.
+* nfsceil: nfs-ceiling.sh (issue 22): the NFS rows beside nfs-ganesha FSAL_MEM, same libnfs client, one private network
+  namespace, the gateway on the launcher's own JVM options; its rows go to results["nfs_ceiling"]."""
+import json
 import os
 import shutil
 import subprocess
@@ -72,6 +75,22 @@ def step_nfs(bench):
     _, ctx = bench.measure("NFSv3 nfs-cat read", lambda: b.timed(["nfs-cat", url]), True)
     bench.row("NFSv3 nfs-cat read 1 MiB READs, cold", bench.seq, ctx["wall_s"], ctx, "get", None,
               "libnfs nfs-cat: one synchronous 1 MiB READ at a time", native="curl-get")
+
+
+def step_nfsceil(bench):
+    root = os.environ.get("BENCH_APP_ROOT")
+    if not root or not shutil.which("unshare"):
+        log("nfsceil: no BENCH_APP_ROOT (set by run.sh) or no unshare; step skipped")
+        return
+    out = os.path.join(bench.out, "nfs-ceiling.json")
+    env = dict(os.environ, APP_ROOT=root, WORK=os.path.join(bench.work, "nfs-ceiling"), OUT=out)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nfs-ceiling.sh")
+    r = subprocess.run([script], env=env, capture_output=True, text=True)
+    log(r.stdout[-4000:])
+    if r.returncode != 0:
+        raise RuntimeError("nfs-ceiling.sh failed: " + r.stderr[-2000:])
+    with open(out) as f:
+        bench.results["nfs_ceiling"] = json.load(f)
 
 
 def step_smb(bench):

@@ -58,6 +58,20 @@ def headline(res):
         out.append(f"| touch of {t['n']:,} new files (one process each) | {t['seconds']:.2f} s, {t['requests']:,} OSS "
                    f"requests ({t['by_op']}), {t['cpu_gateway_s']:.2f} gateway CPU-s | — | — | <= 1.5 CPU-s, 1 request "
                    f"each | {mark(ok)} | {t['load1']:.2f} |")
+    nc = res.get("nfs_ceiling")
+    if nc:
+        out += ["## NFS beside nfs-ganesha FSAL_MEM (nfs-ceiling.sh)", "",
+                f"{nc['started']} .. {nc['finished']}; " + ", ".join(nc["versions"].values())
+                + "; the same libnfs client (nfsload, 1 MiB calls kept in flight) against both servers in one private "
+                "network namespace; server CPU only (ossgw: the gateway's JVM; the emulator's beside it).", "",
+                "| server | row | MB/s | files/s | CPU-s / GiB | CPU-s / 1,000 files | heap MB / GiB | peak RSS MiB "
+                "| emulator CPU-s | load |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in nc["rows"]:
+            cell = lambda k: "" if r.get(k) is None else str(r[k])  # noqa: E731
+            out.append(f"| {r['server']} | {r['row']} | {cell('mbps')} | {cell('files_per_s')} | {cell('cpu_per_gib')} "
+                       f"| {cell('cpu_per_1k_files')} | {cell('alloc_mb_per_gib')} | {cell('peak_rss_mib')} "
+                       f"| {cell('emulator_cpu_s')} | {r['load1']} |")
+        out.append("")
     d = res.get("dr")
     if d:
         ok = d["peak_rss"] <= d["budget"] + (256 << 20) and d["peak_spool"] == 0

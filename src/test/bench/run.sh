@@ -11,7 +11,7 @@
 #              BENCH_NO_BUILD=1 (reuse the jars built by the previous run)
 #              BENCH_OUT=docs/bench/<UTC date> (<UTC date>-<HHMM> when that exists)
 #              UPDATE_DOCS=1 (0: leave docs/benchmarks.md alone)
-#              and the workload knobs of bench.py (SEQ_SIZE=1g, SMALL_COUNT=10000, STEPS=seq,https,small,ls,touch,dr,sysbench,nfs,smb ...)
+#              and the workload knobs of bench.py (SEQ_SIZE=1g, SMALL_COUNT=10000, STEPS=seq,https,small,ls,touch,dr,sysbench,nfs,smb,nfsceil ...)
 set -euo pipefail
 HERE="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
@@ -100,6 +100,7 @@ cp "$SRC/jmh/target/benchmarks.jar" "$WORK/benchmarks.jar"
   echo "command=$(env | grep -E "$knobs" | tr '\n' ' ')src/test/bench/run.sh"
 } > "$OUT/machine.txt"
 rc=0
+export BENCH_APP_ROOT="$SRC" # nfs-ceiling.sh runs the gateway through this tree's ./ossgw launcher
 "$VENV/bin/python" "$HERE/bench.py" "$WORK" "$OUT" "$JAVA_HOME/bin/java" || rc=$?
 if (( rc )); then
   # results.json holds what was measured before the failure: report it, but leave docs/benchmarks.md alone

@@ -17,8 +17,10 @@ import java.util.Objects;
  */
 public final class NfsServerBuilder {
   /**
-   * Heap one call in flight may hold at worst: a READ's or WRITE's {@link NfsServer#MAX_IO} of data twice (the data
-   * and its encoded reply, or the request and its copy) plus headers.
+   * Heap one call in flight may hold at worst: a READ's or WRITE's {@link NfsServer#MAX_IO} of data twice plus
+   * headers. With the receive and reply pools ({@code rpc.ReceiveMemory}, {@code rpc.ReplyMemory}) a call's data is
+   * held once, in direct memory, and on the heap only when a pool is spent; the bound stays twice that, so a part of
+   * the record that is in a 256 KiB receive piece shared with the next record, or a reply queued behind others, fits.
    */
   public static final long CALL_BYTES = 2L * NfsServer.MAX_IO + (64 << 10);
   /** Calls in flight may hold at most this fraction (1/2) of the heap. */

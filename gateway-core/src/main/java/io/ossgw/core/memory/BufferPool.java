@@ -75,6 +75,11 @@ public final class BufferPool {
     return allocated.get();
   }
 
+  /** Buffers lent out now: allocated and not given back (counts the idle queue: for tests and diagnostics). */
+  public long inUse() {
+    return allocated.get() / bufferSize - idle.size();
+  }
+
   public int bufferSize() {
     return bufferSize;
   }

@@ -80,6 +80,26 @@ class ReadAheadTest {
   }
 
   @Test
+  void aSmallFileReadInOneGoTakesNoChunk() {
+    byte[] small = Arrays.copyOf(data, 128 * 1024 + 3);
+    store.putObject("small", ContentSource.ofBytes(small), new WriteMeta(null, null));
+    BufferPool pool = new BufferPool(4 * CHUNK, new MemoryBudget(64L * CHUNK));
+    try (ReadAhead ra = new ReadAhead(store, pool, executor, "small", small.length, null, 8, 1)) {
+      // as NFS and FUSE clients read a small file: one read of (at least) its size, from the start
+      assertThat(read(ra, 0, 1 << 20)).isEqualTo(small);
+      assertThat(pool.allocated()).as("nothing to read ahead past the end: no chunk buffer").isZero();
+      assertThat(ra.heldChunks()).isZero();
+      assertThat(ra.prefetchedChunks()).isZero();
+    }
+    try (ReadAhead ra = new ReadAhead(store, pool, executor, "small", small.length, null, 8, 1)) {
+      // read in pieces from the start, it streams as before
+      assertThat(read(ra, 0, 64 * 1024)).isEqualTo(Arrays.copyOf(small, 64 * 1024));
+      assertThat(read(ra, 64 * 1024, 1 << 20)).isEqualTo(Arrays.copyOfRange(small, 64 * 1024, small.length));
+      assertThat(ra.prefetchedChunks()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void chunksBehindTheCursorAreFreedAndTheEndIsExact() {
     BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
     try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 4, 1)) {

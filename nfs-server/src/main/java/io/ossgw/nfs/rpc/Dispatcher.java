@@ -31,7 +31,8 @@ final class Dispatcher {
         versions.keySet().stream().mapToInt(Integer::intValue).max().orElseThrow(), Map.copyOf(versions))));
   }
 
-  void dispatch(RpcCall call, FlowControl.Ticket ticket) {
+  /** Runs {@code call}; when it ends without a reply, its ticket and scope end here (else when the reply is written). */
+  void dispatch(RpcCall call, FlowControl.Ticket ticket, CallScope scope) {
     try {
       Versions v = programs.get(call.getProgram());
       if (v == null) {
@@ -61,7 +62,11 @@ final class Dispatcher {
       call.failRpcSystem();
     } finally {
       if (!ticket.isReplySent()) {
-        ticket.release();
+        try {
+          scope.end();
+        } finally {
+          ticket.release();
+        }
       }
     }
   }

@@ -58,6 +58,8 @@ public final class RpcServer {
   private final Limits limits;
   private final ExecutorService workers;
   private final ReplyQueue replyQueue = new ReplyQueue();
+  private final ReceiveMemory receiveMemory;
+  private final ReplyMemory replyMemory;
   private final RpcServerFilter filter;
   private final ScheduledExecutorService sweeper;
   private TCPNIOTransport transport;
@@ -75,12 +77,30 @@ public final class RpcServer {
       boolean sweepPeriodically) {
     this.limits = limits;
     this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("nfs-rpc-", 0).factory());
-    this.filter = new RpcServerFilter(limits, new Dispatcher(programs), workers, replyQueue, clock, allowed);
+    long direct = directMemory();
+    this.receiveMemory = new ReceiveMemory(direct);
+    this.replyMemory = new ReplyMemory(direct);
+    this.filter = new RpcServerFilter(limits, new Dispatcher(programs), workers, replyQueue, replyMemory, clock,
+        allowed);
     this.sweeper = sweepPeriodically ? Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "nfs-connection-sweeper");
       t.setDaemon(true);
       return t;
     }) : null;
+  }
+
+  /**
+   * Direct memory for each of the receive and reply pools: an eighth of the JVM's direct memory, at most 64 MiB. The
+   * engine's budget takes at most half of the direct memory (prefetch and upload buffers, {@code MemoryBudget}); FUSE
+   * and these socket buffers share the rest. Past it, buffers are on the heap (slower, never refused).
+   */
+  static long directMemory() {
+    return Math.min(64L << 20, io.ossgw.core.memory.MemoryBudget.maxDirectMemory() / 8);
+  }
+
+  /** Pooled receive pieces and reply buffers in use now, together (tests: all go back when the calls end). */
+  long pooledInUse() {
+    return receiveMemory.piecesInUse() + replyMemory.buffersInUse();
   }
 
   /** Applies the idle, incomplete-record and stalled-reply rules now (the server does it every {@link #sweepEvery}). */
@@ -113,6 +133,7 @@ public final class RpcServer {
         .setTcpNoDelay(true)
         .setKeepAlive(true)
         .setIOStrategy(SameThreadIOStrategy.getInstance())
+        .setMemoryManager(receiveMemory)
         .setSelectorThreadPoolConfig(selectors)
         .setSelectorRunnersCount(limits.selectorThreads())
         .build();

@@ -41,11 +41,12 @@ final class RpcServerFilter extends BaseFilter {
   private final Dispatcher dispatcher;
   private final Executor workers;
   private final ReplyQueue replyQueue;
+  private final ReplyMemory replies;
   private final int maxRecord;
   private final int maxFragments;
 
   RpcServerFilter(RpcServer.Limits limits, Dispatcher dispatcher, Executor workers, ReplyQueue replyQueue,
-      LongSupplier clock, Predicate<InetAddress> allowed) {
+      ReplyMemory replies, LongSupplier clock, Predicate<InetAddress> allowed) {
     this.flow = new FlowControl(limits.perConnectionInFlight(), limits.perPeerInFlight(), limits.totalInFlight(),
         clock, this::drain);
     this.table = new ConnectionTable(flow, limits.maxConnections(), ConnectionTable.Timeouts.of(limits.idleTimeout(),
@@ -53,6 +54,7 @@ final class RpcServerFilter extends BaseFilter {
     this.dispatcher = dispatcher;
     this.workers = workers;
     this.replyQueue = replyQueue;
+    this.replies = replies;
     this.maxRecord = limits.maxRecord();
     this.maxFragments = limits.maxFragments();
   }
@@ -91,6 +93,9 @@ final class RpcServerFilter extends BaseFilter {
   public NextAction handleClose(FilterChainContext ctx) throws IOException {
     FlowControl.Conn state = CONN.remove(ctx.getConnection());
     if (state != null) {
+      synchronized (state) {
+        state.records.close(); // the pieces of records not yet taken go back to the pool
+      }
       state.closed();
       table.removed(state);
     }
@@ -115,7 +120,7 @@ final class RpcServerFilter extends BaseFilter {
   /** Starts calls for the complete records of a connection until none is left or the connection is paused. */
   private void drain(FlowControl.Conn state) {
     while (true) {
-      Xdr record;
+      RecordStream.Record record;
       RpcHeader.Verdict verdict;
       FlowControl.Ticket ticket;
       synchronized (state) {
@@ -134,13 +139,15 @@ final class RpcServerFilter extends BaseFilter {
           return;
         }
         state.tookRecord();
-        verdict = RpcHeader.check(record.asBuffer());
+        verdict = RpcHeader.check(record.xdr().asBuffer());
         if (verdict == RpcHeader.Verdict.CLOSE) {
+          record.release();
           LOG.log(System.Logger.Level.DEBUG, "closing " + state.connection.getPeerAddress() + ": not an RPC call");
           state.connection.closeSilently();
           return;
         }
         if (verdict == RpcHeader.Verdict.IGNORE) {
+          record.release();
           continue;
         }
         ticket = state.begin(); // may pause the connection: the next turn of the loop then stops
@@ -156,10 +163,11 @@ final class RpcServerFilter extends BaseFilter {
   }
 
   @SuppressWarnings("unchecked")
-  private RpcCall callOf(FlowControl.Conn state, Xdr record, FlowControl.Ticket ticket) {
+  private RpcCall callOf(FlowControl.Conn state, RecordStream.Record rec, FlowControl.Ticket ticket) {
     Connection<InetSocketAddress> c = (Connection<InetSocketAddress>) state.connection;
     TrackedTransport transport = new TrackedTransport(new GrizzlyRpcTransport(c, c.getPeerAddress(), replyQueue),
-        ticket, table::replyDropped);
+        ticket, table::replyDropped, new CallScope(rec, replies));
+    Xdr record = rec.xdr();
     record.beginDecoding();
     try {
       int xid = record.xdrDecodeInt();
@@ -170,26 +178,30 @@ final class RpcServerFilter extends BaseFilter {
     }
   }
 
-  private void reject(FlowControl.Conn state, Xdr record, FlowControl.Ticket ticket, RpcHeader.Verdict verdict) {
+  private void reject(FlowControl.Conn state, RecordStream.Record record, FlowControl.Ticket ticket,
+      RpcHeader.Verdict verdict) {
     callOf(state, record, ticket).reject(RpcRejectStatus.AUTH_ERROR, new RpcAuthError(
         verdict == RpcHeader.Verdict.BAD_CRED ? RpcAuthStat.AUTH_BADCRED : RpcAuthStat.AUTH_BADVERF));
   }
 
-  private void start(FlowControl.Conn state, Xdr record, FlowControl.Ticket ticket) {
+  private void start(FlowControl.Conn state, RecordStream.Record record, FlowControl.Ticket ticket) {
     RpcCall call = callOf(state, record, ticket);
+    CallScope scope = ((TrackedTransport) call.getTransport()).scope();
     try {
       call.accept();
     } catch (RpcException e) {
       call.reject(e.getStatus(), e.getRpcReply());
       return;
     } catch (IOException | RuntimeException e) {
+      scope.end();
       ticket.release();
       state.connection.closeSilently();
       return;
     }
     try {
-      workers.execute(() -> dispatcher.dispatch(call, ticket));
+      workers.execute(() -> dispatcher.dispatch(call, ticket, scope));
     } catch (RejectedExecutionException e) {
+      scope.end();
       ticket.release(); // shutting down
       state.connection.closeSilently();
     }

@@ -8,19 +8,29 @@ import org.dcache.oncrpc4j.rpc.RpcTransport;
 import org.dcache.oncrpc4j.xdr.Xdr;
 
 /**
- * The transport of one call: oncrpc4j's Grizzly transport, plus the call's {@link FlowControl.Ticket}, which ends when
- * the reply has been written (or failed to be). A reply that cannot be written is counted, not logged.
+ * The transport of one call: oncrpc4j's Grizzly transport, plus the call's {@link FlowControl.Ticket} and
+ * {@link CallScope}, which end when the reply has been written (or failed to be). A reply that cannot be written is
+ * counted, not logged.
  */
 final class TrackedTransport implements RpcTransport {
   private final RpcTransport delegate;
   private final FlowControl.Ticket ticket;
   private final Runnable dropped;
+  private final CallScope scope;
 
-  /** @param dropped counts a reply that could not be written (the connection closed first) */
-  TrackedTransport(RpcTransport delegate, FlowControl.Ticket ticket, Runnable dropped) {
+  /**
+   * @param dropped counts a reply that could not be written (the connection closed first)
+   * @param scope the call's record and reply buffers, let go when the reply has been written
+   */
+  TrackedTransport(RpcTransport delegate, FlowControl.Ticket ticket, Runnable dropped, CallScope scope) {
     this.delegate = delegate;
     this.ticket = ticket;
     this.dropped = dropped;
+    this.scope = scope;
+  }
+
+  CallScope scope() {
+    return scope;
   }
 
   @Override
@@ -30,7 +40,11 @@ final class TrackedTransport implements RpcTransport {
       delegate.send(xdr, attachment, new CompletionHandler<Integer, A>() {
         @Override
         public void completed(Integer result, A a) {
-          ticket.release();
+          try {
+            scope.end();
+          } finally {
+            ticket.release();
+          }
           handler.completed(result, a);
         }
 
@@ -38,11 +52,16 @@ final class TrackedTransport implements RpcTransport {
         public void failed(Throwable exc, A a) {
           // not handed on: oncrpc4j's handler logs an ERROR per reply, thousands when a client that did not read its
           // replies goes away; the drops are counted and summarised once a minute instead (ConnectionTable)
-          ticket.release(false);
-          dropped.run();
+          try {
+            scope.end();
+          } finally {
+            ticket.release(false);
+            dropped.run();
+          }
         }
       });
     } catch (RuntimeException e) {
+      scope.end();
       ticket.release(false);
       throw e;
     }

@@ -6,9 +6,12 @@ import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.fs.Writes;
+import io.ossgw.nfs.rpc.ReplyMemory;
 import io.ossgw.nfs.xdr.COMMIT3args;
 import io.ossgw.nfs.xdr.COMMIT3res;
 import io.ossgw.nfs.xdr.Nfs3;
+import io.ossgw.nfs.xdr.Payload;
 import io.ossgw.nfs.xdr.READ3args;
 import io.ossgw.nfs.xdr.READ3res;
 import io.ossgw.nfs.xdr.WRITE3args;
@@ -51,7 +54,7 @@ final class DataProcs {
       if (offset < 0 || count == 0) {
         return new READ3res(nfsstat3.NFS3_OK, attrs, 0, offset < 0 || offset >= cur.size(), ByteBuffer.allocate(0));
       }
-      ByteBuffer buf = ByteBuffer.allocate(count);
+      ByteBuffer buf = ReplyMemory.forReply(c.rpc, count); // read straight into what the reply is sent from
       s.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(t, caller, offset, buf);
       buf.flip();
@@ -97,13 +100,9 @@ final class DataProcs {
       if (!Permissions.dataAccess(cur, caller, Permissions.W)) {
         throw new NfsError(nfsstat3.NFS3ERR_ACCES, "write permission on " + t.path());
       }
-      ByteBuffer data = a.data();
-      long count = a.count() & 0xffffffffL;
-      if (count < data.remaining()) {
-        data.limit(data.position() + (int) count);
-      }
+      Payload data = a.data().truncate(a.count() & 0xffffffffL);
       long offset = a.offset();
-      if (offset < 0 || offset + data.remaining() > AttrProcs.MAX_FILE_SIZE) {
+      if (offset < 0 || offset + data.length() > AttrProcs.MAX_FILE_SIZE) {
         throw new NfsError(nfsstat3.NFS3ERR_FBIG, "write beyond the largest object");
       }
       boolean sync = a.stable() != Nfs3.UNSTABLE;
@@ -113,7 +112,7 @@ final class DataProcs {
         if (killed >= 0) {
           target.fs().setattr(target.path(), SetAttr.mode(killed), h, caller);
         }
-        int w = target.fs().write(h, offset, data);
+        int w = Writes.write(target.fs(), h, offset, data);
         if (sync) {
           target.fs().fsync(h, a.stable() == Nfs3.DATA_SYNC);
         }

@@ -12,7 +12,12 @@ import io.ossgw.nfs.xdr.Xdrs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.nio.ByteBuffer;
+import java.util.function.IntFunction;
+import java.util.zip.CRC32C;
 import org.dcache.oncrpc4j.xdr.Xdr;
+import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.memory.ByteBufferArray;
 
 /**
  * The NFSv4.1 COMPOUND procedure (RFC 8881 §16.2): reads the header, then reads and runs one operation at a time,
@@ -93,7 +98,21 @@ public final class Compound {
   public XdrType process(byte[] request, Peer peer) {
     Xdr x = new Xdr(request);
     x.beginDecoding();
-    XdrReader r = new XdrReader(x);
+    return process(x, peer, ByteBuffer::allocate);
+  }
+
+  /**
+   * Runs one COMPOUND read straight from the received record (no copy of the request: WRITE data stays a view of it).
+   *
+   * @param request positioned at the encoded COMPOUND4args; everything up to its limit is the request
+   * @param peer who sent it
+   * @param replyBuffers buffers for reply data (READ), of the size asked, position 0
+   * @return the COMPOUND4res to send (possibly as cached bytes)
+   * @throws XdrException if the header does not decode (GARBAGE_ARGS)
+   */
+  public XdrType process(Xdr request, Peer peer, IntFunction<ByteBuffer> replyBuffers) {
+    long hash = hash(request.asBuffer());
+    XdrReader r = new XdrReader(request);
     byte[] tag = r.opaque(Nfs4.TAG_LIMIT);
     int minor = r.int32();
     int numops = r.int32();
@@ -105,7 +124,7 @@ public final class Compound {
       return new COMPOUND4res(Nfs4.NFS4ERR_TOO_MANY_OPS, tag,
           List.of(nfs_resop4.of(legal(first) ? first : Nfs4.OP_ILLEGAL, Nfs4.NFS4ERR_TOO_MANY_OPS)));
     }
-    CompoundContext ctx = new CompoundContext(server, peer, request, numops);
+    CompoundContext ctx = new CompoundContext(server, peer, hash, numops, replyBuffers);
     // the RPC header, then COMPOUND4res: status, tag, the results' count
     ctx.replyBytes = CompoundContext.RPC_REPLY_HEADER + 4 + 4 + ((tag.length + 3) & ~3) + 4;
     List<nfs_resop4> results = new ArrayList<>(numops);
@@ -147,6 +166,28 @@ public final class Compound {
     byte[] bytes = Xdrs.toBytes(res);
     ctx.session.slots().complete(ctx.slotid, bytes);
     return new Xdrs.Raw(bytes);
+  }
+
+  /** CRC-32C and length of the bytes from the buffer's position to its limit (the buffer is left as it was). */
+  private static long hash(Buffer b) {
+    CRC32C c = new CRC32C();
+    int from = b.position();
+    int to = b.limit();
+    if (!b.isComposite()) {
+      c.update(b.toByteBuffer(from, to).slice());
+    } else {
+      ByteBufferArray parts = b.toByteBufferArray(from, to);
+      try {
+        ByteBuffer[] a = parts.getArray();
+        for (int i = 0; i < parts.size(); i++) {
+          c.update(a[i].slice());
+        }
+      } finally {
+        parts.restore();
+        parts.recycle();
+      }
+    }
+    return ((long) (to - from) << 32) | c.getValue();
   }
 
   private nfs_resop4 step(CompoundContext ctx, int i, XdrReader r) {

@@ -6,7 +6,8 @@ import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.v4.state.Session;
 import io.ossgw.nfs.v4.xdr.stateid4;
-import java.util.zip.CRC32C;
+import java.nio.ByteBuffer;
+import java.util.function.IntFunction;
 
 /**
  * What the operations of one COMPOUND share (RFC 8881 §16.2.3): the caller, the server state, the position in the
@@ -24,8 +25,11 @@ final class CompoundContext {
   final Peer peer;
   /** The RPC caller's identity, e.g. "sys:1000" for AUTH_SYS uid 1000; compared for EXCHANGE_ID and CREATE_SESSION. */
   final String principal;
-  final byte[] request;
+  /** A hash of the whole request, telling a true retry from a new request reusing a sequence id (a false retry). */
+  private final long requestHash;
   final int numops;
+  /** Buffers for reply data (READ): {@link io.ossgw.nfs.rpc.ReplyMemory#forReply} of the call. */
+  private final IntFunction<ByteBuffer> replyBuffers;
   /** The session SEQUENCE bound this compound to, null before (or without) it. */
   Session session;
   int slotid;
@@ -51,13 +55,19 @@ final class CompoundContext {
   /** The current filehandle when the current stateid was set: a later filehandle change voids the stateid. */
   private V4Target currentStateidFh;
 
-  CompoundContext(ServerState server, Peer peer, byte[] request, int numops) {
+  CompoundContext(ServerState server, Peer peer, long requestHash, int numops, IntFunction<ByteBuffer> replyBuffers) {
     this.server = server;
     this.clients = server.clients;
     this.peer = peer;
     this.principal = peer.principal();
-    this.request = request;
+    this.requestHash = requestHash;
     this.numops = numops;
+    this.replyBuffers = replyBuffers;
+  }
+
+  /** A buffer of {@code size} bytes for reply data, encoded without a copy (position 0, limit {@code size}). */
+  ByteBuffer replyBuffer(int size) {
+    return replyBuffers.apply(size);
   }
 
   /**
@@ -131,8 +141,11 @@ final class CompoundContext {
 
   /** A hash of the whole request, telling a true retry from a new request reusing a sequence id (a false retry). */
   long requestHash() {
-    CRC32C c = new CRC32C();
-    c.update(request);
-    return ((long) request.length << 32) | c.getValue();
+    return requestHash;
+  }
+
+  /** The request's length in bytes (the COMPOUND4args, as the hash counts it). */
+  int requestLength() {
+    return (int) (requestHash >>> 32);
   }
 }

@@ -1,11 +1,11 @@
 package io.ossgw.nfs.v4;
 
+import io.ossgw.nfs.rpc.ReplyMemory;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.xdr.XdrException;
 import io.ossgw.nfs.xdr.XdrType;
 import io.ossgw.nfs.xdr.Xdrs;
 import java.io.IOException;
-import java.util.Arrays;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
 import org.dcache.oncrpc4j.rpc.RpcAuth;
 import org.dcache.oncrpc4j.rpc.RpcAuthTypeUnix;
@@ -18,10 +18,11 @@ import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
 import org.dcache.oncrpc4j.xdr.XdrVoid;
 
 /**
- * NFS version 4 (program 100003, RFC 8881 §16): NULL and COMPOUND, run by {@link Compound}. The COMPOUND body is
- * copied out of the receive buffer whole (bounded by the RPC record limit) because the slot cache hashes the whole
- * request; a zero-copy path for WRITE data comes with WRITE. An undecodable COMPOUND header is GARBAGE_ARGS, other
- * procedures PROC_UNAVAIL. The principal is "sys:UID" for AUTH_SYS and "flavor:N" otherwise.
+ * NFS version 4 (program 100003, RFC 8881 §16): NULL and COMPOUND, run by {@link Compound}. The COMPOUND is read
+ * straight from the received record, never copied (WRITE data is handed to the engine as a view of it; the slot cache
+ * hashes the record's bytes where they are), and READ data is read into pooled reply buffers
+ * ({@link ReplyMemory#forReply}). An undecodable COMPOUND header is GARBAGE_ARGS, other procedures PROC_UNAVAIL. The
+ * principal is "sys:UID" for AUTH_SYS and "flavor:N" otherwise.
  */
 public final class Nfs4Program implements RpcDispatchable {
   private final Compound compound;
@@ -44,12 +45,16 @@ public final class Nfs4Program implements RpcDispatchable {
         call.reply(XdrVoid.XDR_VOID);
       }
       case Nfs4.NFSPROC4_COMPOUND -> {
-        Body body = new Body(maxRequest);
+        Body body = new Body();
         XdrType reply;
         try {
-          call.retrieveCall(body);
-          reply = compound.process(body.bytes, new Peer(principal(call.getCredential()), call.getCredential(),
-              call.getTransport().getRemoteSocketAddress()));
+          call.retrieveCall(body); // rewinds the record afterwards: body remembers where the COMPOUND starts
+          if (body.xdr.asBuffer().limit() - body.start > maxRequest) {
+            throw new XdrException("COMPOUND over " + maxRequest + " bytes");
+          }
+          body.xdr.asBuffer().position(body.start);
+          reply = compound.process(body.xdr, new Peer(principal(call.getCredential()), call.getCredential(),
+              call.getTransport().getRemoteSocketAddress()), size -> ReplyMemory.forReply(call, size));
         } catch (XdrException e) {
           call.failRpcGarbage();
           return;
@@ -68,37 +73,18 @@ public final class Nfs4Program implements RpcDispatchable {
     return "flavor:" + cred.type();
   }
 
-  /** The rest of the call body as bytes, read four at a time (XDR bodies are whole words) up to a limit. */
+  /** Where the call body (the COMPOUND4args) starts in the record; nothing is read. */
   private static final class Body implements XdrAble {
-    private final int max;
-    byte[] bytes;
-
-    Body(int max) {
-      this.max = max;
-    }
+    Xdr xdr;
+    int start;
 
     @Override
-    public void xdrDecode(XdrDecodingStream in) throws OncRpcException, IOException {
+    public void xdrDecode(XdrDecodingStream in) {
       if (!(in instanceof Xdr x)) {
         throw new XdrException("not an oncrpc4j Xdr stream");
       }
-      byte[] out = new byte[256];
-      int n = 0;
-      while (x.hasMoreData()) {
-        if (n + 4 > max) {
-          throw new XdrException("COMPOUND over " + max + " bytes");
-        }
-        if (n + 4 > out.length) {
-          out = Arrays.copyOf(out, Math.min(max, out.length * 2));
-        }
-        int v = x.xdrDecodeInt();
-        out[n] = (byte) (v >>> 24);
-        out[n + 1] = (byte) (v >>> 16);
-        out[n + 2] = (byte) (v >>> 8);
-        out[n + 3] = (byte) v;
-        n += 4;
-      }
-      bytes = Arrays.copyOf(out, n);
+      xdr = x;
+      start = x.asBuffer().position();
     }
 
     @Override

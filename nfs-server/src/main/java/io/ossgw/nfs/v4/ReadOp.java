@@ -69,7 +69,7 @@ final class ReadOp implements Operation<READ4args> {
     if (count <= 0) {
       throw ctx.tooBig("READ");
     }
-    ByteBuffer buf = ByteBuffer.allocate(count);
+    ByteBuffer buf = ctx.replyBuffer(count); // read straight into what the reply is sent from
     try {
       ctx.server.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(ctx, t, caller, offset, buf);

@@ -35,8 +35,8 @@ final class SequenceOp implements Operation<SEQUENCE4args> {
     if (Integer.compareUnsigned(ctx.numops, s.fore().maxoperations()) > 0) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_TOO_MANY_OPS, ctx.numops + " operations");
     }
-    if (Integer.compareUnsigned(ctx.request.length, s.fore().maxrequestsize()) > 0) {
-      throw new Nfs4Exception(Nfs4.NFS4ERR_REQ_TOO_BIG, ctx.request.length + " bytes");
+    if (Integer.compareUnsigned(ctx.requestLength(), s.fore().maxrequestsize()) > 0) {
+      throw new Nfs4Exception(Nfs4.NFS4ERR_REQ_TOO_BIG, ctx.requestLength() + " bytes");
     }
     ctx.replyLimit = Integer.toUnsignedLong(a.cachethis() ? s.fore().maxresponsesizeCached()
         : s.fore().maxresponsesize());

@@ -5,14 +5,15 @@ import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.fs.Writes;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.state.OpenState;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.v4.xdr.WRITE4args;
 import io.ossgw.nfs.v4.xdr.WRITE4resok;
+import io.ossgw.nfs.xdr.Payload;
 import io.ossgw.nfs.xdr.XdrReader;
 import io.ossgw.nfs.xdr.XdrType;
-import java.nio.ByteBuffer;
 
 /**
  * WRITE (RFC 8881 §18.32) through the open handle NFSv3 shares, with v3's durability: UNSTABLE4 goes into the
@@ -60,9 +61,9 @@ final class WriteOp implements Operation<WRITE4args> {
     if (t.export().readOnly()) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_ROFS, t.export().path());
     }
-    ByteBuffer data = a.data();
+    Payload data = a.data();
     long offset = a.offset();
-    if (offset < 0 || offset + data.remaining() > MAX_FILE_SIZE) {
+    if (offset < 0 || offset + data.length() > MAX_FILE_SIZE) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_FBIG, "write beyond the largest object");
     }
     boolean sync = a.stable() != Nfs4.UNSTABLE4;
@@ -72,7 +73,7 @@ final class WriteOp implements Operation<WRITE4args> {
         if (killed >= 0) {
           t.fs().setattr(t.path(), SetAttr.mode(killed), h, caller);
         }
-        int w = t.fs().write(h, offset, data);
+        int w = Writes.write(t.fs(), h, offset, data);
         if (sync) {
           t.fs().fsync(h, a.stable() == Nfs4.DATA_SYNC4);
         }

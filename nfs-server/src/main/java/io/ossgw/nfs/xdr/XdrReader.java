@@ -7,7 +7,10 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
+import org.dcache.oncrpc4j.xdr.Xdr;
 import org.dcache.oncrpc4j.xdr.XdrDecodingStream;
+import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.memory.ByteBufferArray;
 
 /**
  * Bounded XDR decoding over an oncrpc4j stream. Every variable-length item is checked against a protocol maximum
@@ -108,6 +111,41 @@ public final class XdrReader {
     } catch (java.io.IOException | BufferUnderflowException | IllegalArgumentException e) {
       throw new XdrException("truncated: " + e.getMessage());
     }
+  }
+
+  /**
+   * A variable-length opaque of at most {@code max} bytes as views of the receive buffers, never copied: over an
+   * oncrpc4j {@link Xdr} the parts are slices of the record's buffers (several when the record spans socket reads),
+   * valid until the call ends; other streams give one buffer of their own.
+   */
+  public Payload payload(int max) {
+    if (!(in instanceof Xdr x)) {
+      return Payload.of(bytes(max));
+    }
+    int len = length(max);
+    int padded = len + ((4 - (len & 3)) & 3);
+    Buffer b = x.asBuffer();
+    int from = b.position();
+    if (b.remaining() < padded) {
+      throw new XdrException("truncated: opaque of " + len + " bytes, " + b.remaining() + " left");
+    }
+    Payload p;
+    if (len == 0) {
+      p = Payload.empty();
+    } else if (!b.isComposite()) {
+      p = Payload.of(b.toByteBuffer(from, from + len));
+    } else {
+      // the views' positions are set on the record's own buffers and restored at once (one thread decodes a record)
+      ByteBufferArray views = b.toByteBufferArray(from, from + len);
+      try {
+        p = Payload.of(java.util.Arrays.copyOf(views.getArray(), views.size()));
+      } finally {
+        views.restore();
+        views.recycle();
+      }
+    }
+    b.position(from + padded);
+    return p;
   }
 
   /** An XDR optional ({@code *T}, or a bool-discriminated union with one void arm): null when absent. */

@@ -98,6 +98,11 @@ public final class XdrWriter {
     return this;
   }
 
+  /** Variable-length opaque from a {@link Payload} (one copy only when it has several parts). */
+  public XdrWriter payload(Payload p) {
+    return bytes(p.toBuffer());
+  }
+
   /** An XDR optional: a bool, then the value if present. */
   public XdrWriter optional(XdrType v) {
     bool(v != null);

@@ -2,6 +2,7 @@ package io.ossgw.nfs.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ossgw.nfs.xdr.XdrWriter;
 import io.ossgw.testsupport.Slowdown;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -43,6 +44,8 @@ class ConnectionRulesTest {
   static final int HUGE = 3;
   /** Blocks until {@link #release} opens. */
   static final int HOLD = 2;
+  /** Answers 6 MiB of data held in reply buffers from {@link ReplyMemory#forReply}, as a READ's are. */
+  static final int POOLED = 4;
 
   final AtomicLong now = new AtomicLong(1_000_000_000L);
   final CountDownLatch release = new CountDownLatch(1);
@@ -58,6 +61,14 @@ class ConnectionRulesTest {
       case HUGE -> {
         call.retrieveCall(XdrVoid.XDR_VOID);
         call.reply(new Opaque(6 << 20));
+      }
+      case POOLED -> {
+        call.retrieveCall(XdrVoid.XDR_VOID);
+        List<ByteBuffer> data = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+          data.add(ReplyMemory.forReply(call, 1 << 20));
+        }
+        call.reply(new Buffers(data));
       }
       case HOLD -> {
         call.retrieveCall(XdrVoid.XDR_VOID);
@@ -84,6 +95,20 @@ class ConnectionRulesTest {
     @Override
     public void xdrEncode(XdrEncodingStream xdr) {
       xdr.xdrEncodeDynamicOpaque(new byte[size]);
+    }
+  }
+
+  /** Reply data encoded without a copy: the reply is sent from these buffers. */
+  record Buffers(List<ByteBuffer> data) implements XdrAble {
+    @Override
+    public void xdrDecode(XdrDecodingStream xdr) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void xdrEncode(XdrEncodingStream xdr) {
+      XdrWriter w = new XdrWriter(xdr);
+      data.forEach(w::bytes);
     }
   }
 
@@ -253,6 +278,59 @@ class ConnectionRulesTest {
       }
       assertThat(got).isLessThan(4L * (6 << 20));
     }
+    assertThat(server.counters().drain()).contains("2 closed not reading replies");
+  }
+
+  /** Reads one reply record (all its fragments); returns its length. */
+  static long readReply(Socket s) throws IOException {
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    long total = 0;
+    int marker;
+    do {
+      marker = in.readInt();
+      byte[] fragment = new byte[marker & 0x7fffffff];
+      in.readFully(fragment);
+      total += fragment.length;
+    } while (marker >= 0);
+    return total;
+  }
+
+  /**
+   * The pooled receive pieces and reply buffers a call holds go back to their pools when it ends (CallScope), with
+   * the call's in-flight ticket: when its reply is written, and when the reply is dropped because a connection that
+   * did not read its replies was reset at the cap (h2's stall rule): nothing is left pinned.
+   */
+  @Test
+  void pooledBuffersGoBackWhenRepliesAreWrittenAndWhenAStalledConnectionIsReset() throws Exception {
+    start(4, 8, 1024, a -> true);
+    try (Socket reader = connect()) {
+      for (int i = 0; i < 3; i++) {
+        send(reader, call(100 + i, POOLED));
+      }
+      for (int i = 0; i < 3; i++) {
+        assertThat(readReply(reader)).isEqualTo(24 + 6 * (4 + (1 << 20)));
+      }
+      Slowdown.waitUntil(() -> server.inFlight() == 0 && server.pooledInUse() == 0, Duration.ofSeconds(10));
+      assertThat(server.pooledInUse()).as("pooled buffers still lent after the replies were read").isZero();
+    }
+    Slowdown.waitUntil(() -> server.connections() == 0, Duration.ofSeconds(10));
+    List<Socket> stuck = new ArrayList<>();
+    for (int c = 0; c < 2; c++) {
+      Socket s = connect();
+      s.setReceiveBufferSize(16 * 1024);
+      for (int i = 0; i < 4; i++) {
+        send(s, call(i, POOLED));
+      }
+      stuck.add(s);
+    }
+    Slowdown.waitUntil(() -> server.queuedReplies() >= 8, Duration.ofSeconds(20));
+    assertThat(server.pooledInUse()).as("the queued replies are sent from pooled buffers").isPositive();
+    tick(Duration.ofSeconds(11));
+    server.sweep();
+    Slowdown.waitUntil(() -> server.inFlight() == 0 && server.connections() == 0 && server.pooledInUse() == 0,
+        Duration.ofSeconds(10));
+    assertThat(server.inFlight()).isZero();
+    assertThat(server.pooledInUse()).as("pooled buffers still lent after the reset").isZero();
     assertThat(server.counters().drain()).contains("2 closed not reading replies");
   }
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The NFS rows beside their ceiling (issue 22): the same libnfs client (nfsload.c, async API, DEPTH 1 MiB calls in
+# flight) against nfs-ganesha with FSAL_MEM (the protocol alone) and `ossgw serve --nfs` on the OSS emulator, in one
+# run, inside a private network and mount namespace (`unshare -n -m`: its own loopback, where ganesha takes 2049 and
+# its rpcbind 111, and its own /run for rpcbind's socket), so nothing meets the machine's other servers. Rows, CPU per
+# unit and what they mean: nfsceiling.py. Numbers: docs/benchmarks.md "NFS beside nfs-ganesha".
+#
+# Usage (root; from a tree whose gateway is built: ./mvnw -B -q -DskipTests package -pl gateway-app -am):
+#   src/test/bench/nfs-ceiling.sh
+# Environment: APP_ROOT=the repository root (its ./ossgw launcher runs the gateway, with the launcher's JVM options)
+#   WORK=/var/tmp/ossgw-nfs-ceiling (wiped first)  OUT=$WORK/nfs-ceiling.json
+#   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read)
+#   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
+#   NMT=1 (Native Memory Tracking summary after the small-file reads)
+# Installs what is missing: nfs-ganesha, nfs-ganesha-mem, rpcbind, libnfs-dev, gcc, pkg-config (Debian).
+set -euo pipefail
+HERE="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
+export APP_ROOT="${APP_ROOT:-$(cd "$HERE/../../.." && pwd)}"
+export WORK="${WORK:-/var/tmp/ossgw-nfs-ceiling}"
+die() { echo "nfs-ceiling: $*" >&2; exit 1; }
+(( EUID == 0 )) || die "run as root (network namespace, drop_caches)"
+[[ -f "$APP_ROOT/gateway-app/target/quarkus-app/quarkus-run.jar" ]] || die "no built gateway under $APP_ROOT"
+
+PKGS=(nfs-ganesha nfs-ganesha-mem rpcbind libnfs-dev gcc pkg-config iproute2 util-linux)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if (( ${#missing[@]} )); then
+  echo "nfs-ceiling: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# the JDK 25 the launcher would pick (jcmd and jfr for the profiles)
+if [[ -z "${JAVA_HOME:-}" ]]; then
+  for c in $(ls -d /usr/lib/jvm/* 2>/dev/null | sort -rV); do
+    if [[ -x "$c/bin/jcmd" ]] && "$c/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then
+      export JAVA_HOME="$c"
+      break
+    fi
+  done
+fi
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+export NFSLOAD="$WORK/nfsload"
+# shellcheck disable=SC2046
+gcc -O2 -Wall -o "$NFSLOAD" "$HERE/nfsload.c" $(pkg-config --cflags --libs libnfs)
+
+# unshare -m makes the mounts private; /run becomes a tmpfs of this namespace (rpcbind's socket and lock live there)
+exec unshare -n -m --propagation private bash -c 'mount -t tmpfs tmpfs /run && exec python3 "$0"' "$HERE/nfsceiling.py"
