@@ -194,7 +194,7 @@ public final class OptionCatalog {
   }
 
   /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1 each. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];
     for (int i = 0; i <= a.length(); i++) {
       d[i][0] = i;

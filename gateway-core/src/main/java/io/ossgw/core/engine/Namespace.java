@@ -307,6 +307,12 @@ final class Namespace {
     window.invalidateTree(path);
   }
 
+  /** Drops the cached attributes of one path and, if it is a directory, its listing (no negative entry). */
+  void forget(String path) {
+    stat.invalidate(path);
+    dirs.invalidate(path);
+  }
+
   /** Drops one directory's cached listing (its children's attributes stay cached). */
   void forgetListing(String dirPath) {
     dirs.invalidate(dirPath);

@@ -460,6 +460,18 @@ final class OssFileSystem implements VirtualFileSystem {
         ? new Caller(caller.uid(), parent.gid(), caller.groups()) : caller;
   }
 
+  /** Engine#invalidate: drops the cached attributes and listings of a path (with tree: and below) and its parent's. */
+  void invalidate(String path, boolean tree) {
+    if (tree) {
+      ns.forgetTree(path);
+    } else {
+      ns.forget(path);
+    }
+    if (!VPaths.isRoot(path)) {
+      ns.forgetListing(VPaths.parent(path));
+    }
+  }
+
   /** Uploads everything still unsaved, then stops the I/O threads and closes the metadata store. */
   @Override
   public void close() {
