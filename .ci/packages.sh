@@ -8,6 +8,8 @@
 # libfuse3-3 is the library alone (the default jfuse binding; as root it mounts with mount(2), as another user it
 # needs fusermount3 from fuse3) and coexists with both; without it the gateway falls back to jnr-fuse.
 # stunnel4: the TLS terminator in front of the emulator for the https:// e2e tests (src/test/e2e/test_https.py).
+# haproxy: the TCP balancer with HTTP health checks in front of the cluster e2e tests' gateways
+# (src/test/e2e/test_cluster.py).
 
 # apt-get that waits up to 10 min for the dpkg lock (another apt/unattended-upgrades run) instead of failing at once.
 CI_APT=(apt-get -o DPkg::Lock::Timeout=600)
@@ -19,10 +21,18 @@ ci_installed() { # package -> status 0 when dpkg has it installed
 # Prints the missing packages, one per line.
 ci_missing_packages() {
   local p
-  for p in libfuse2 fio attr python3-venv libnfs-utils libfuse3-3 stunnel4; do
+  for p in libfuse2 fio attr python3-venv libnfs-utils libfuse3-3 stunnel4 haproxy; do
     ci_installed "$p" || echo "$p"
   done
   ci_installed fuse || ci_installed fuse3 || echo fuse
+}
+
+# The cluster store of ossgw.cluster.* (issue 23): the JUnit tests of gateway-app (RedisStoreTest) and
+# src/test/e2e/test_cluster.py start their own server. Valkey 8 (valkey-server, Debian 12: bookworm-backports) or
+# Redis 7 (redis-server, Debian 12 itself) speak the same protocol; either counts. Prints valkey-server when neither is
+# installed (.ci/run installs it from bookworm-backports, or redis-server where backports has no valkey).
+ci_missing_store_package() {
+  ci_installed valkey-server || ci_installed redis-server || echo valkey-server
 }
 
 # The VM lane (src/test/vm, step vm of src/test/run.sh): QEMU (TCG or KVM) boots a Debian guest whose image

@@ -70,7 +70,8 @@ check "entrypoint is valid bash" bash -n docker/entrypoint.sh
 
 # --- 2./3. chart: lint, render, validate
 # External objects each values file names (created outside the chart).
-declare -A EXTERNAL=([existing-secret]="Secret/oss-credentials,Secret/ossgw-smb-users")
+declare -A EXTERNAL=([existing-secret]="Secret/oss-credentials,Secret/ossgw-smb-users" \
+  [cluster-standby]="Secret/ossgw-valkey" [cluster-active]="Secret/ossgw-valkey")
 VALUES=(default helm/examples/*.yaml)
 render() { # name values-file|default -> $WORK/render-NAME.yaml
   local args=()
@@ -97,6 +98,38 @@ for mode in sysadmin privileged devicePlugin none; do
     -f helm/examples/$1.yaml --set fuse.mode=$mode --set persistence.enabled=$2 --kube-version $KUBE_VERSION \
     | \"$MC\" -"
 done
+# A cluster (cluster.*, docs/deploy.md "High availability"): the replicas, the store's keys and password file, a
+# PodDisruptionBudget and ClientIP affinity in active mode only, anti-affinity, the short readiness period; and the
+# layouts the chart refuses: replicas without a store, a store without its URL, per-replica volumes, SMB in active mode.
+cluster_renders() {
+  local s="$WORK/render-cluster-standby.yaml" a="$WORK/render-cluster-active.yaml"
+  grep -q '^  replicas: 2$' "$s" && grep -q 'ossgw.cluster.store=redis://valkey.storage.svc:6379' "$s" \
+    && grep -q 'ossgw.cluster.mode=standby' "$s" && grep -q 'ossgw.cluster.password-file=/etc/ossgw/cluster/password' "$s" \
+    && grep -q 'type: Recreate' "$s" && grep -q 'preferredDuringSchedulingIgnoredDuringExecution' "$s" \
+    && grep -q 'periodSeconds: 2' "$s" && ! grep -q 'kind: PodDisruptionBudget' "$s" && ! grep -q 'sessionAffinity' "$s" \
+    && grep -q '^  replicas: 3$' "$a" && grep -q 'kind: PodDisruptionBudget' "$a" && grep -q 'maxUnavailable: 1' "$a" \
+    && grep -q 'sessionAffinity: ClientIP' "$a" && grep -q 'type: RollingUpdate' "$a" \
+    && ! grep -q 'ossgw.cluster' "$WORK/render-default.yaml"
+}
+check "cluster values render (standby, active)" cluster_renders
+refuses() { # refuses MESSAGE-PART helm-template-args...: the render fails and says why
+  local want="$1"
+  shift
+  ! "$HELM" template r helm/ossgw --kube-version "$KUBE_VERSION" "$@" >/dev/null 2>"$WORK/refused.txt" \
+    && grep -qF "$want" "$WORK/refused.txt"
+}
+check "the chart refuses replicaCount > 1 without a cluster" refuses "replicaCount > 1 needs cluster.enabled" \
+  --set replicaCount=2
+check "the chart refuses a cluster without a store URL" refuses "cluster.enabled needs cluster.store.url" \
+  --set cluster.enabled=true
+check "the chart refuses a cluster with persistence" refuses "set persistence.enabled=false" \
+  -f helm/examples/cluster-standby.yaml --set persistence.enabled=true
+check "the chart refuses SMB shares in active mode" refuses "cluster.mode=active serves NFS only" \
+  -f helm/examples/both.yaml --set persistence.enabled=false --set cluster.enabled=true --set cluster.mode=active \
+  --set cluster.store.url=redis://valkey:6379 --set replicaCount=2
+check "values.schema.json refuses a store URL of another scheme" refuses "/cluster/store/url" \
+  --set cluster.enabled=true --set cluster.store.url=http://valkey:6379
+
 # The checker really rejects what the API server would: an unknown field, a selector that matches nothing.
 sed 's/imagePullPolicy:/imagePulPolicy:/' "$WORK/render-both.yaml" >"$WORK/bad-field.yaml"
 check "manifest-check rejects an unknown field" fails "$MC" "$WORK/bad-field.yaml"

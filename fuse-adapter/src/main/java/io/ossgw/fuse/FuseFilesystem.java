@@ -2,6 +2,7 @@ package io.ossgw.fuse;
 
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.DirEntry;
+import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
@@ -57,15 +58,16 @@ public final class FuseFilesystem {
     void put(FileAttr attr);
   }
 
-  /** Receives directory entries; the libfuse filler behind it. */
+  /** Receives directory entries; the libfuse filler behind it, in offset mode. */
   @FunctionalInterface
   public interface DirFiller {
     /**
      * @param name one path component
      * @param attr its attributes (type and inode number are used on libfuse2), or null when unknown
-     * @return true when the reply buffer is full and listing must stop
+     * @param nextOffset the offset the kernel passes back to continue after this entry
+     * @return true when the reply buffer is full and listing must stop (the entry was not added)
      */
-    boolean add(String name, FileAttr attr);
+    boolean add(String name, FileAttr attr, long nextOffset);
   }
 
   /** Receives the result of statfs. */
@@ -80,6 +82,7 @@ public final class FuseFilesystem {
   private final OpenFileTable files = new OpenFileTable();
   private final HiddenNames hidden = new HiddenNames();
   private final UnexpectedErrorLog errorLog = new UnexpectedErrorLog();
+  private final OpenDirs dirs = new OpenDirs();
   private final int ioSize;
   private final CountDownLatch initialized = new CountDownLatch(1);
   private final Runnable onInit;
@@ -251,39 +254,87 @@ public final class FuseFilesystem {
     });
   }
 
-  /** opendir: nothing to do; the kernel has looked the directory up already and fuse2 lists it in one readdir. */
-  public int opendir(String path) {
+  /**
+   * opendir: a new directory handle for {@code fuse_file_info.fh}, naming where its listing stands ({@link OpenDirs});
+   * the kernel has looked the directory up already.
+   */
+  public long opendir(String path) {
     stats.call(FuseOp.OPENDIR);
-    return 0;
+    return dirs.open();
   }
 
   /**
-   * readdir in libfuse2's offset-0 mode: the whole listing at once, libfuse buffers it and answers the kernel's
-   * READDIR requests from the buffer. Adds "." and "..", then every entry whose name can be looked up (names with
-   * '/', NUL or more than {@link #NAME_MAX} bytes are skipped and logged once).
+   * readdir in offset mode: from {@code offset} (0 at the start, else what the kernel got with the last entry it
+   * kept), as many entries as the kernel's buffer takes, read page by page from the engine ({@link
+   * VirtualFileSystem#readdir(String, String, int)}); "." and ".." come first. Entries whose name cannot be looked up
+   * (a '/', NUL or more than {@link FuseNames#NAME_MAX} bytes) are skipped and logged once; they keep their offsets, so
+   * positions stay the engine's.
+   *
+   * @param dirHandle the handle {@link #opendir} returned
    */
-  public int readdir(String path, DirFiller filler) {
+  public int readdir(String path, long dirHandle, long offset, DirFiller filler) {
     return call(FuseOp.READDIR, path, () -> {
-      List<DirEntry> entries = vfs.readdir(path).entries();
-      if (filler.add(".", null) || filler.add("..", null)) {
-        return 0;
-      }
-      for (DirEntry e : entries) {
-        String name = e.name();
-        if (!FuseNames.presentable(name)) {
-          errorLog.skippedName(path, name);
-        } else if (filler.add(name, e.attr())) {
-          break;
+      long off = offset;
+      if (off <= 0) {
+        if (filler.add(".", null, 1)) {
+          return 0;
         }
+        off = 1;
       }
-      return 0;
+      if (off == 1) {
+        if (filler.add("..", null, 2)) {
+          return 0;
+        }
+        off = 2;
+      }
+      OpenDirs.Cursor cursor = dirs.get(dirHandle);
+      long index = off - OpenDirs.FIRST + 1; // the next entry's index
+      String after = index == 0 ? null : cursor.positionOf(index - 1);
+      long skip = 0;
+      if (index > 0 && after == null) {
+        skip = index; // an offset this cursor no longer knows: count from the start
+      }
+      cursor.startAt(index);
+      int taken = 0;
+      try {
+        while (true) {
+          DirPage page = vfs.readdir(path, after, (int) Math.min(cursor.ask() + skip, 1000));
+          for (DirEntry e : page.entries()) {
+            if (skip > 0) {
+              skip--;
+              continue;
+            }
+            String name = e.name();
+            if (!FuseNames.presentable(name)) {
+              errorLog.skippedName(path, name);
+            } else if (filler.add(name, e.attr(), OpenDirs.FIRST + index)) {
+              return 0;
+            }
+            cursor.handedOut(e.position());
+            index++;
+            taken++;
+          }
+          if (page.eof()) {
+            return 0;
+          }
+          after = page.resumeAfter(after);
+        }
+      } finally {
+        cursor.took(taken);
+      }
     });
   }
 
-  /** releasedir: nothing is held per open directory. */
-  public int releasedir(String path) {
+  /** releasedir: forgets the handle's position. */
+  public int releasedir(String path, long dirHandle) {
     stats.call(FuseOp.RELEASEDIR);
+    dirs.release(dirHandle);
     return 0;
+  }
+
+  /** Number of directories open through this mount. */
+  public int openDirectories() {
+    return dirs.size();
   }
 
   /** mkdir(2); {@code mode} may carry type bits, only 07777 is used. */

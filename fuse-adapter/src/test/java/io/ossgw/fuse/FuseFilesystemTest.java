@@ -75,7 +75,7 @@ class FuseFilesystemTest {
   void unexpectedExceptionsBecomeEioAndAreCounted() {
     vfs.explodeOn = "boom";
     assertThat(fs.getattr("/boom", a -> {})).isEqualTo(-Errno.EIO.value());
-    assertThat(fs.readdir("/boom", (n, a) -> false)).isEqualTo(-Errno.EIO.value());
+    assertThat(fs.readdir("/boom", fs.opendir("/boom"), 0, (n, a, o) -> false)).isEqualTo(-Errno.EIO.value());
     assertThat(fs.open("/boom", 0, ALICE)).isEqualTo(-Errno.EIO.value());
     // a sink that fails is a bug in the binding, still EIO and not a crash
     vfs.explodeOn = null;
@@ -171,19 +171,84 @@ class FuseFilesystemTest {
     fs.symlink("b", "/dir/a", ALICE);
     List<String> names = new ArrayList<>();
     List<FileAttr> attrs = new ArrayList<>();
-    assertThat(fs.readdir("/dir", (n, a) -> {
+    List<Long> offsets = new ArrayList<>();
+    long dh = fs.opendir("/dir");
+    assertThat(fs.readdir("/dir", dh, 0, (n, a, o) -> {
       names.add(n);
       attrs.add(a);
+      offsets.add(o);
       return false;
     })).isZero();
     assertThat(names).containsExactly(".", "..", "a", "b");
+    assertThat(offsets).containsExactly(1L, 2L, 3L, 4L);
     assertThat(attrs.get(2).isSymlink()).isTrue();
     assertThat(attrs.get(3).ino()).isEqualTo(stat("/dir/b").ino());
     // a full buffer stops the listing
     List<String> first = new ArrayList<>();
-    assertThat(fs.readdir("/dir", (n, a) -> first.add(n) && first.size() == 3)).isZero();
+    assertThat(fs.readdir("/dir", dh, 0, (n, a, o) -> first.add(n) && first.size() == 3)).isZero();
     assertThat(first).containsExactly(".", "..", "a");
-    assertThat(fs.readdir("/dir/b", (n, a) -> false)).isEqualTo(-Errno.ENOTDIR.value());
+    assertThat(fs.releasedir("/dir", dh)).isZero();
+    assertThat(fs.readdir("/dir/b", fs.opendir("/dir/b"), 0, (n, a, o) -> false)).isEqualTo(-Errno.ENOTDIR.value());
+  }
+
+  /**
+   * FUSE offset mode: each READDIR resumes after the entry the kernel kept last (the offset it passes back), reading
+   * the engine page by page; entries created or removed between two READDIRs of one open directory shift nothing, and
+   * a seekdir to an offset the handle no longer remembers counts from the start.
+   */
+  @Test
+  void readdirResumesAfterTheLastKeptEntryAcrossChanges() {
+    fs.mkdir("/big", 0755, ALICE);
+    for (int i = 0; i < 300; i++) {
+      fs.release(null, fs.create(String.format("/big/f%03d", i), 0644, O_RDWR, ALICE));
+    }
+    long dh = fs.opendir("/big");
+    List<String> seen = new ArrayList<>();
+    long[] next = {0};
+    // a kernel buffer of 7 entries at a time
+    int[] room = {0};
+    while (true) {
+      room[0] = 7;
+      int before = seen.size();
+      assertThat(fs.readdir("/big", dh, next[0], (n, a, o) -> {
+        if (room[0]-- == 0) {
+          return true;
+        }
+        seen.add(n);
+        next[0] = o;
+        return false;
+      })).isZero();
+      if (seen.size() == before) {
+        break;
+      }
+      if (seen.size() >= 100 && !seen.contains("changed")) {
+        seen.add("changed");
+        fs.unlink("/big/f050"); // already listed: nothing shifts
+        fs.unlink("/big/f150"); // not listed yet: never listed
+        fs.release(null, fs.create("/big/f299z", 0644, O_RDWR, ALICE)); // sorts later: listed once
+        fs.release(null, fs.create("/big/f000a", 0644, O_RDWR, ALICE)); // sorts before the position: not listed
+      }
+    }
+    int changedAt = seen.indexOf("changed");
+    assertThat(changedAt).as("the directory changed after about 100 entries").isBetween(100, 110);
+    seen.remove(changedAt);
+    List<String> expected = new ArrayList<>(List.of(".", ".."));
+    for (int i = 0; i < 300; i++) {
+      if (i != 150) {
+        expected.add(String.format("f%03d", i));
+      }
+      if (i == 299) {
+        expected.add("f299z");
+      }
+    }
+    assertThat(seen).containsExactlyElementsOf(expected);
+    assertThat(vfs.calls("readdir")).isLessThan(seen.size() / 7 * 2 + 3); // pages, not a listing per entry
+    // a seekdir back to an old offset: counted from the start, in the directory as it is now
+    List<String> again = new ArrayList<>();
+    fs.readdir("/big", dh, OpenDirs.FIRST + 9, (n, a, o) -> again.add(n) && again.size() == 2);
+    assertThat(again).as("entries 10 and 11 of f000, f000a, f001, ...").containsExactly("f009", "f010");
+    fs.releasedir("/big", dh);
+    assertThat(fs.openDirectories()).isZero();
   }
 
   @Test
@@ -206,8 +271,9 @@ class FuseFilesystemTest {
   @Test
   void accessOpendirAndReleasedirAreFree() {
     assertThat(fs.access("/anything", 7)).isZero();
-    assertThat(fs.opendir("/")).isZero();
-    assertThat(fs.releasedir("/")).isZero();
+    long dh = fs.opendir("/");
+    assertThat(dh).isPositive();
+    assertThat(fs.releasedir("/", dh)).isZero();
     assertThat(vfs.calls.values().stream().mapToLong(java.util.concurrent.atomic.AtomicLong::get).sum()).isZero();
     assertThat(fs.stats().total()).isEqualTo(3);
   }
@@ -242,7 +308,7 @@ class FuseFilesystemTest {
     assertThat(a.nlink()).isZero();
     assertThat(a.size()).isEqualTo(3);
     List<String> names = new ArrayList<>();
-    assertThat(fs.readdir("/", (n, at) -> names.add(n) && false)).isZero();
+    assertThat(fs.readdir("/", fs.opendir("/"), 0, (n, at, o) -> names.add(n) && false)).isZero();
     assertThat(names).containsExactly(".", "..");
     assertThat(fs.hiddenFiles()).isEqualTo(1);
     assertThat(fs.release(hiddenName, fh)).isZero();
@@ -305,7 +371,7 @@ class FuseFilesystemTest {
     assertThat(stat(name).nlink()).isEqualTo(1);
     assertThat(stat(name).size()).isEqualTo(4);
     List<String> names = new ArrayList<>();
-    assertThat(fs.readdir("/", (n, at) -> names.add(n) && false)).isZero();
+    assertThat(fs.readdir("/", fs.opendir("/"), 0, (n, at, o) -> names.add(n) && false)).isZero();
     assertThat(names).containsExactly(".", "..", ".fuse_hidden00000000000000aa");
     assertThat(fs.release(name, fh)).isZero();
     assertThat(stat(name).size()).isEqualTo(4); // nothing unlinks it at the last release

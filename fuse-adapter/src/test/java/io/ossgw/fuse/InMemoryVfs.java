@@ -2,7 +2,7 @@ package io.ossgw.fuse;
 
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.DirEntry;
-import io.ossgw.core.vfs.DirListing;
+import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
@@ -192,8 +192,9 @@ final class InMemoryVfs implements VirtualFileSystem {
     }
   }
 
+  /** One page, in position order ({@link DirEntry#position()}), as the engine pages. */
   @Override
-  public DirListing readdir(String path) {
+  public DirPage readdir(String path, String after, int maxEntries) {
     count("readdir", path);
     lock.readLock().lock();
     try {
@@ -201,9 +202,18 @@ final class InMemoryVfs implements VirtualFileSystem {
       if (d.type != FileType.DIRECTORY) {
         throw new FsException(Errno.ENOTDIR, path);
       }
+      List<DirEntry> all = new ArrayList<>();
+      d.children.forEach((k, v) -> all.add(new DirEntry(k, v.attr())));
+      all.sort((a, b) -> DirPage.compare(a.position(), b.position()));
       List<DirEntry> out = new ArrayList<>();
-      d.children.forEach((k, v) -> out.add(new DirEntry(k, v.attr())));
-      return new DirListing(out, 1);
+      int i = 0;
+      while (i < all.size() && after != null && DirPage.compare(all.get(i).position(), after) <= 0) {
+        i++;
+      }
+      for (; i < all.size() && out.size() < maxEntries; i++) {
+        out.add(all.get(i));
+      }
+      return new DirPage(out, i >= all.size());
     } finally {
       lock.readLock().unlock();
     }

@@ -34,7 +34,8 @@ class KernelCacheTest {
       long g1 = m.stats().count(FuseOp.GETATTR);
       sh(ls).ok();
       long g2 = m.stats().count(FuseOp.GETATTR);
-      assertThat(vfs.calls("readdir")).isEqualTo(2); // one VFS listing per opendir, not per READDIR request
+      // paged: a few VFS pages per READDIR buffer, never a whole listing per request
+      assertThat(vfs.calls("readdir")).isBetween(2L, 2L * (FILES / 8 + 2));
       return new long[] {g1 - g0, g2 - g1, m.binding().contains("libfuse3") ? 1 : 0};
     } finally {
       TestMounts.cleanup(m, mp);

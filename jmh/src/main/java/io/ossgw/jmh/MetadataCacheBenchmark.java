@@ -48,7 +48,7 @@ public class MetadataCacheBenchmark {
 
   @Setup
   public void setup() {
-    cache = new MetadataCache(Duration.ofSeconds(900), false, entries, true, Ticker.systemTicker());
+    cache = new MetadataCache(Duration.ofSeconds(900), false, entries * 1024L, true, Ticker.systemTicker()); // room for them all
     paths = new String[entries];
     Instant t = Instant.now();
     for (int i = 0; i < entries; i++) {

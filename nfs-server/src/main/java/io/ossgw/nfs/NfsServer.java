@@ -107,7 +107,7 @@ public final class NfsServer implements AutoCloseable {
     } catch (IllegalStateException e) {
       throw new IllegalStateException("cannot open the NFS handle table in " + b.stateDir + ": " + e.getMessage(), e);
     }
-    Nfs3Limits limits = new Nfs3Limits(MAX_IO, MAX_IO, 64 * 1024, MAX_IO, b.openIdle, 20, 2_000_000,
+    Nfs3Limits limits = new Nfs3Limits(MAX_IO, MAX_IO, 64 * 1024, MAX_IO, b.openIdle, 20, 8L << 20,
         Duration.ofMinutes(10));
     WriteVerifier verifier = new WriteVerifier();
     openFiles = new OpenFiles(limits.openIdle(), limits.maxFailedReleases(), verifier::rotate);

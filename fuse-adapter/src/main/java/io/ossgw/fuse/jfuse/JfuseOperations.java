@@ -47,7 +47,6 @@ final class JfuseOperations implements FuseOperations {
   private final JfuseTuning tuning;
   private final boolean plusEntries;
   private final int blksize;
-  private final JfuseListings listings = new JfuseListings();
 
   JfuseOperations(FuseFilesystem fs, FuseOptions options, Errno errno, JfuseNative nat, JfuseTuning tuning) {
     this.fs = fs;
@@ -108,47 +107,32 @@ final class JfuseOperations implements FuseOperations {
 
   @Override
   public int opendir(String path, FileInfo fi) {
-    fi.setFh(listings.open());
-    return fs.opendir(path);
+    fi.setFh(fs.opendir(path));
+    return 0;
   }
 
+  /**
+   * Offset mode always (each entry's offset is its index + 3, after "." and ".."), paged from the engine through the
+   * handle's cursor ({@link FuseFilesystem#readdir(String, long, long, FuseFilesystem.DirFiller)}), so neither this
+   * process nor libfuse holds a directory's listing. libfuse 3.14 also gives the kernel a node id and the attributes of
+   * a READDIRPLUS entry only in this mode (its offset-0 buffer answers READDIRPLUS with ino 0, so the kernel would
+   * LOOKUP every name).
+   */
   @Override
   public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
     try {
-      if (!plusEntries) {
-        // Offset 0 for every entry: libfuse buffers the whole listing and pages it itself (as on libfuse 2).
-        return fs.readdir(path, (name, attr) -> filler.fill(name, attr == null ? st -> { } :
-            st -> JfuseStructs.putDirent(st, attr), 0, 0) != 0);
-      }
-      // Offset mode (each entry's offset is its index + 1) from a snapshot taken at offset 0 and kept per open
-      // directory: libfuse 3.14 gives the kernel a node id and the attributes of a READDIRPLUS entry only in this
-      // mode (its offset-0 buffer answers READDIRPLUS with ino 0, so the kernel would LOOKUP every name).
-      JfuseListings.Snapshot snap = offset == 0 ? null : listings.get(fi.getFh());
-      if (snap == null) {
-        snap = new JfuseListings.Snapshot();
-        int rc = fs.readdir(path, snap);
-        if (rc != 0) {
-          return rc;
-        }
-        listings.put(fi.getFh(), snap);
-      }
-      boolean plus = (flags & FUSE_READDIR_PLUS) != 0;
-      for (int i = (int) Math.min(offset, snap.size()); i < snap.size(); i++) {
-        String name = snap.name(i);
-        io.ossgw.core.vfs.FileAttr attr = snap.attr(i);
+      boolean plus = plusEntries && (flags & FUSE_READDIR_PLUS) != 0;
+      return fs.readdir(path, fi.getFh(), offset, (name, attr, next) -> {
         int full;
         if (attr == null) {
-          full = filler.fill(name, st -> { }, i + 1, 0);
+          full = filler.fill(name, st -> { }, next, 0);
         } else if (plus) {
-          full = filler.fill(name, st -> JfuseStructs.putStat(st, attr, blksize), i + 1, FUSE_FILL_DIR_PLUS);
+          full = filler.fill(name, st -> JfuseStructs.putStat(st, attr, blksize), next, FUSE_FILL_DIR_PLUS);
         } else {
-          full = filler.fill(name, st -> JfuseStructs.putDirent(st, attr), i + 1, 0);
+          full = filler.fill(name, st -> JfuseStructs.putDirent(st, attr), next, 0);
         }
-        if (full != 0) {
-          break;
-        }
-      }
-      return 0;
+        return full != 0;
+      });
     } catch (Throwable t) {
       return glue("readdir", path, t);
     }
@@ -156,8 +140,7 @@ final class JfuseOperations implements FuseOperations {
 
   @Override
   public int releasedir(String path, FileInfo fi) {
-    listings.remove(fi.getFh());
-    return fs.releasedir(path);
+    return fs.releasedir(path, fi.getFh());
   }
 
   @Override

@@ -145,9 +145,12 @@ final class JnrCallbacks {
     });
     ops.access.set(fs::access);
     ops.readlink.set(this::readlink);
-    ops.opendir.set((path, fi) -> fs.opendir(path));
+    ops.opendir.set((path, fi) -> {
+      fi.putLong(NativeLayout.FI_FH, fs.opendir(path));
+      return 0;
+    });
     ops.readdir.set(this::readdir);
-    ops.releasedir.set((path, fi) -> fs.releasedir(path));
+    ops.releasedir.set((path, fi) -> fs.releasedir(path, fi.getLong(NativeLayout.FI_FH)));
     ops.mkdir.set((path, mode) -> withCaller(path, c -> fs.mkdir(path, (int) mode, c)));
     ops.rmdir.set(fs::rmdir);
     ops.unlink.set(fs::unlink);
@@ -228,11 +231,16 @@ final class JnrCallbacks {
     }
   }
 
+  /**
+   * Offset mode, as on the jfuse binding: libfuse 2 passes each entry's offset back to the next READDIR instead of
+   * buffering the whole listing (its offset-0 mode would hold every name of a million-entry directory in this
+   * process's native memory), and the engine is read page by page through the handle's cursor.
+   */
   private int readdir(String path, Pointer buf, Pointer filter, long offset, Pointer fi) {
     try {
       FuseFillDir fill = fillerConverter.fromNative(filter, ClosureHelper.getInstance().getFromNativeContext());
       Pointer stat = Memory.allocateDirect(NativeLayout.RUNTIME, NativeLayout.STAT_SIZE);
-      return fs.readdir(path, (name, attr) -> {
+      return fs.readdir(path, fi.getLong(NativeLayout.FI_FH), offset, (name, attr, next) -> {
         Pointer st = null;
         if (attr != null) {
           NativeLayout.putDirentStat(stat, attr);
@@ -242,8 +250,7 @@ final class JnrCallbacks {
         byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
         byte[] cstr = new byte[utf8.length + 1];
         System.arraycopy(utf8, 0, cstr, 0, utf8.length);
-        // Offset 0: fuse2's "whole directory at once" mode; libfuse buffers and pages the listing itself.
-        return fill.apply(buf, ByteBuffer.wrap(cstr), st, 0) != 0;
+        return fill.apply(buf, ByteBuffer.wrap(cstr), st, next) != 0;
       });
     } catch (Throwable t) {
       return glue("readdir", path, t);

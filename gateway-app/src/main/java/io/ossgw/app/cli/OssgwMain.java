@@ -48,10 +48,15 @@ public class OssgwMain implements QuarkusApplication {
   }
 
   /**
-   * The ossgw hint for a start-up failure, or null: for the HTTP port of {@code serve} being taken (Quarkus's
+   * The ossgw hint for a start-up failure, or null: for unknown {@code ossgw.*} properties, each key with the nearest
+   * known one ({@link UnknownProperties}); for the HTTP port of {@code serve} being taken (Quarkus's
    * {@link QuarkusBindException}), the documented ways to pick another port (README: {@code QUARKUS_HTTP_PORT}).
    */
   static String startupHint(Throwable failure) {
+    String unknown = UnknownProperties.hint(failure); // ossgw.* keys no mapping knows: SmallRye fails before logging
+    if (unknown != null) {
+      return unknown.replace("\n", "\nossgw: ");
+    }
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof QuarkusBindException b) {
         return "the HTTP port " + b.getPort() + " (health and metrics) is already in use on " + b.getHost()

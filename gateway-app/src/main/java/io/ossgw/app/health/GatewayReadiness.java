@@ -1,5 +1,6 @@
 package io.ossgw.app.health;
 
+import io.ossgw.app.cluster.ClusterService;
 import io.ossgw.app.serve.Gateway;
 import io.ossgw.app.serve.ServedMount;
 import io.ossgw.core.engine.Engine;
@@ -17,13 +18,16 @@ import org.eclipse.microprofile.health.Readiness;
  * OSS answers for every engine ({@link OssProbe}). Data: {@code mount.<name>} = mount point or "NOT MOUNTED",
  * {@code export.<name>} = its path, {@code nfs.port}, {@code nfs.versions} = the NFS versions the running server
  * registered ("3,4.1", "3" or "4.1"), {@code smb} = "smbd listening on ADDR:PORT" or what is wrong,
- * {@code share.<name>} = its mount point, {@code oss.<bucket>} = "reachable" or the error.
+ * {@code share.<name>} = its mount point, {@code oss.<bucket>} = "reachable" or the error. In a cluster
+ * ({@code ossgw.cluster.store}) in standby mode only the holder of the serving lease is ready, and {@code cluster}
+ * says where this node stands ({@link ClusterService#status}).
  */
 @Readiness
 @ApplicationScoped
 public class GatewayReadiness implements HealthCheck {
   @Inject Gateway gateway;
   @Inject OssProbe probe;
+  @Inject ClusterService cluster;
 
   @Override
   public HealthCheckResponse call() {
@@ -32,6 +36,10 @@ public class GatewayReadiness implements HealthCheck {
       return b.down().withData("state", gateway.state().name()).build();
     }
     boolean up = true;
+    if (cluster.settings().isPresent()) { // standby mode: only the lease holder is ready (a balancer sends it all)
+      up &= cluster.ready();
+      b.withData("cluster", cluster.status());
+    }
     for (ServedMount m : gateway.mounts()) {
       boolean mounted = m.handle().isMounted();
       up &= mounted;

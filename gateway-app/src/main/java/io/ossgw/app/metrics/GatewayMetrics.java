@@ -47,6 +47,7 @@ public class GatewayMetrics {
   private Counter engineStarts;
   private final List<Meter> perMount = new ArrayList<>();
   private final List<Meter> perEngine = new ArrayList<>();
+  private final List<Meter> perSmb = new ArrayList<>();
 
   /** Registers the counters that exist from the start, so /q/metrics shows them at 0 before the first mount. */
   void onStart(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event) {
@@ -112,12 +113,25 @@ public class GatewayMetrics {
         .description("1 while the FUSE mount is live").tag("mount", name).register(registry));
   }
 
-  /** Registers smbd's meters (removed with the per-mount ones). */
+  /**
+   * Registers smbd's meters and those of the shares' mounts ({@code smb:<share>}); {@link #smbStopped} removes them
+   * (a standby that takes the cluster lease starts SMB again, with new objects to measure).
+   */
   public synchronized void smbStarted(io.ossgw.app.smb.SmbService smb) {
-    perMount.add(FunctionCounter.builder("ossgw.smb.smbd.restarts", smb, io.ossgw.app.smb.SmbService::smbdRestarts)
+    int before = perMount.size();
+    smb.shares().forEach(sh -> mountAdded("smb:" + sh.share().name(), sh.handle()));
+    perSmb.addAll(perMount.subList(before, perMount.size()));
+    perMount.subList(before, perMount.size()).clear();
+    perSmb.add(FunctionCounter.builder("ossgw.smb.smbd.restarts", smb, io.ossgw.app.smb.SmbService::smbdRestarts)
         .description("times smbd exited on its own and was restarted").register(registry));
-    perMount.add(Gauge.builder("ossgw.smb.smbd.up", smb, s -> s.smbdRunning() ? 1 : 0).strongReference(true)
+    perSmb.add(Gauge.builder("ossgw.smb.smbd.up", smb, s -> s.smbdRunning() ? 1 : 0).strongReference(true)
         .description("1 while smbd runs").register(registry));
+  }
+
+  /** Removes the meters {@link #smbStarted} registered. */
+  public synchronized void smbStopped() {
+    perSmb.forEach(registry::remove);
+    perSmb.clear();
   }
 
   /** Removes every per-mount and per-engine gauge (on shutdown: they would hold closed objects). */
@@ -126,5 +140,6 @@ public class GatewayMetrics {
     perMount.clear();
     perEngine.forEach(registry::remove);
     perEngine.clear();
+    smbStopped();
   }
 }

@@ -1,5 +1,6 @@
 package io.ossgw.app.serve;
 
+import io.ossgw.app.cluster.ClusterService;
 import io.ossgw.app.config.DefaultOptionsConfig;
 import io.ossgw.app.config.EmulatorConfig;
 import io.ossgw.app.config.ExportsConfig;
@@ -16,6 +17,7 @@ import io.ossgw.app.mount.StateDirs;
 import io.ossgw.app.smb.SmbService;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.engine.Engine;
+import io.ossgw.core.lock.LockTable;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -57,6 +59,7 @@ public class Gateway {
   @Inject SharesConfig sharesConfig;
   @Inject Mounter mounter;
   @Inject GatewayMetrics metrics;
+  @Inject ClusterService cluster;
 
   private volatile State state = State.NEW;
   private EmbeddedEmulator emulator;
@@ -64,6 +67,10 @@ public class Gateway {
   private final List<ServedMount> served = new ArrayList<>();
   private NfsFrontEnd nfs;
   private SmbService smb;
+  // what the front ends serve, kept to start them again when a standby takes the lease (ossgw.cluster.*)
+  private Path stateDir;
+  private List<ExportPlanner.PlannedExport> plannedExports = List.of();
+  private SmbFrontEnd.Plan smbPlan;
 
   /**
    * Validates the configuration, starts the emulator (zero-config), the engines and the mounts.
@@ -91,6 +98,15 @@ public class Gateway {
       problems.add("ossgw.nfs.open-idle-timeout must be at least 1s, got " + nfsConfig.openIdleTimeout());
     }
     problems.addAll(NfsFrontEnd.problems(nfsConfig));
+    try {
+      cluster.configure();
+    } catch (IllegalArgumentException e) {
+      problems.addAll(List.of(e.getMessage().split("\n")));
+    }
+    if (cluster.settings().isPresent() && !cluster.standby() && !sharesConfig.all().isEmpty()) {
+      problems.add("ossgw.cluster.mode=active serves NFS only: SMB byte-range locks and share modes live in each "
+          + "gateway's smbd and cannot be made cluster-wide; remove ossgw.shares.* or use ossgw.cluster.mode=standby");
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -102,6 +118,7 @@ public class Gateway {
     planSmb(stateDir, placeholder, checkedMounts, ExportPlanner.plan(oss, exportsConfig, defaults, stateDir,
         placeholder, System.getenv(), checkedMounts));
     try {
+      cluster.open(); // before any engine: engines are built with the cluster's write gate and publisher
       String emulatorEndpoint = null;
       if (embedded) {
         emulator = startEmulator(stateDir);
@@ -122,15 +139,26 @@ public class Gateway {
         metrics.mountAdded(p.name(), h);
         LOG.infof("mount '%s': %s at %s", p.name(), p.plan().source(), p.plan().mountpoint());
       }
-      if (!exports.isEmpty()) {
-        nfs = NfsFrontEnd.start(nfsConfig, exports, stateDir, x -> engineFor(x.engine()));
+      this.stateDir = stateDir;
+      this.plannedExports = exports;
+      this.smbPlan = planSmb(stateDir, emulatorEndpoint, planned, exports);
+      if (cluster.standby()) { // a standby keeps its engines started, to serve at once when it takes the lease
+        exports.forEach(x -> engineFor(x.engine()));
+        if (smbPlan != null) {
+          smbPlan.shares().forEach(sh -> engineFor(sh.engine()));
+        }
       }
-      SmbFrontEnd.Plan smbPlan = planSmb(stateDir, emulatorEndpoint, planned, exports);
-      if (smbPlan != null) {
-        smb = SmbFrontEnd.start(smbPlan, this::engineFor, mounter);
-        smb.shares().forEach(sh -> metrics.mountAdded("smb:" + sh.share().name(), sh.handle()));
-        metrics.smbStarted(smb);
-      }
+      cluster.start(new ClusterService.Roles() {
+        @Override
+        public void startServing() {
+          startFrontEnds();
+        }
+
+        @Override
+        public void stopServing() {
+          stopFrontEnds();
+        }
+      });
       state = State.RUNNING;
     } catch (RuntimeException e) {
       stopAll();
@@ -159,14 +187,67 @@ public class Gateway {
         known, owners);
   }
 
+  /**
+   * Starts the NFS server and SMB (smbd and the shares' mounts) from the plans made at start: at start for a single
+   * gateway, and each time a standby takes the cluster lease. Everything it started is stopped again if a step fails.
+   */
+  private synchronized void startFrontEnds() {
+    if (state == State.STOPPED) {
+      return;
+    }
+    try {
+      if (nfs == null && !plannedExports.isEmpty()) {
+        // active mode: every gateway serves the same files, and a lock here would not exclude another's client
+        nfs = NfsFrontEnd.start(nfsConfig, plannedExports, stateDir, x -> engineFor(x.engine()),
+            cluster.active() ? LockTable.none() : null);
+      }
+      if (smb == null && smbPlan != null) {
+        smb = SmbFrontEnd.start(smbPlan, this::engineFor, mounter);
+        metrics.smbStarted(smb);
+      }
+    } catch (RuntimeException e) {
+      if (cluster.standby()) {
+        stopFrontEnds();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Stops SMB, then NFS (smbd first: no client request reaches a mount that is going away; NFS uploads what its
+   * clients wrote and did not COMMIT, through the engines). Idempotent; the engines stay open.
+   */
+  private synchronized void stopFrontEnds() {
+    if (smb != null) {
+      try {
+        smb.close();
+      } catch (RuntimeException e) {
+        LOG.warnf("stopping SMB failed: %s", e.getMessage());
+      }
+      metrics.smbStopped();
+      smb = null;
+    }
+    if (nfs != null) {
+      try {
+        nfs.close();
+        LOG.info("NFS server stopped");
+      } catch (RuntimeException e) {
+        LOG.warnf("stopping the NFS server failed: %s", e.getMessage());
+      }
+      nfs = null;
+    }
+  }
+
   /** The engine of an endpoint/bucket/prefix, started on first use and shared by every front end. */
   private Engine engineFor(EngineConfig ec) {
     EngineKey key = EngineKey.of(ec);
     Engine engine = engines.get(key);
     if (engine == null) {
-      engine = Engine.start(ec, metrics.observer(ec)); // OSS requests, retries, caches -> /q/metrics
+      // OSS requests, retries, caches -> /q/metrics; in a cluster, writes pass the lease and changes are published
+      engine = Engine.start(ec, metrics.observer(ec), cluster.writeGate(), cluster.decorator(ec));
       engines.put(key, engine);
       metrics.engineStarted(engine);
+      cluster.engineStarted(engine);
     }
     return engine;
   }
@@ -192,23 +273,8 @@ public class Gateway {
   }
 
   private void stopAll() {
-    if (smb != null) {
-      try {
-        smb.close(); // smbd first, then its mounts: no client request reaches a mount that is going away
-      } catch (RuntimeException e) {
-        LOG.warnf("stopping SMB failed: %s", e.getMessage());
-      }
-      smb = null;
-    }
-    if (nfs != null) {
-      try {
-        nfs.close(); // first: it uploads what NFS clients wrote and did not COMMIT, through the engines
-        LOG.info("NFS server stopped");
-      } catch (RuntimeException e) {
-        LOG.warnf("stopping the NFS server failed: %s", e.getMessage());
-      }
-      nfs = null;
-    }
+    stopFrontEnds(); // first: NFS uploads what its clients wrote and did not COMMIT, through the engines
+
     for (ServedMount m : served.reversed()) {
       try {
         m.handle().close();
@@ -227,6 +293,7 @@ public class Gateway {
       }
     }
     engines.clear();
+    cluster.close(); // after the last write: gives the lease up, so a standby takes over at once
     if (emulator != null) {
       emulator.close();
       emulator = null;

@@ -3,6 +3,7 @@ package io.ossgw.app.serve;
 import io.ossgw.app.config.NfsConfig;
 import io.ossgw.core.engine.Engine;
 import io.ossgw.nfs.NfsServer;
+import io.ossgw.core.lock.LockTable;
 import io.ossgw.nfs.NfsServerBuilder;
 import io.ossgw.nfs.export.Cidr;
 import io.ossgw.nfs.export.Export;
@@ -105,16 +106,21 @@ final class NfsFrontEnd implements AutoCloseable {
    * Builds and starts the server (the settings passed {@link #problems}).
    *
    * @param engineOf the engine of an export (created on first use, shared by every front end)
+   * @param locks the byte-range lock table of NLM and NFSv4.1 LOCK, or null for the server's own;
+   *     {@link LockTable#none()} where locks cannot be cluster-wide (ossgw.cluster.mode=active)
    * @throws RuntimeException with a user-facing message when the port cannot be bound or the handle table opened
    */
   static NfsFrontEnd start(NfsConfig cfg, List<ExportPlanner.PlannedExport> exports, Path stateDir,
-      Function<ExportPlanner.PlannedExport, Engine> engineOf) {
+      Function<ExportPlanner.PlannedExport, Engine> engineOf, LockTable locks) {
     NfsVersions versions = NfsVersions.parse(cfg.versions());
     NfsServerBuilder b = NfsServer.builder().bind(cfg.bind()).port(cfg.port()).rpcbind(cfg.rpcbind())
         .nfsV3(versions.v3()).nfsV41(versions.v41()).v4Lease(cfg.v4().leaseTime()).v4Grace(cfg.v4().graceTime())
         .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout())
         .maxConnections(cfg.maxConnections()).idleTimeout(cfg.idleTimeout()).recordTimeout(cfg.recordTimeout())
         .stallTimeout(cfg.stallTimeout());
+    if (locks != null) {
+      b.locks(locks);
+    }
     cfg.maxInFlight().ifPresent(b::maxInFlight);
     cfg.maxInFlightPerAddress().ifPresent(b::maxInFlightPerAddress);
     cfg.maxInFlightPerConnection().ifPresent(b::maxInFlightPerConnection);

@@ -163,7 +163,7 @@ class NfsVersionsConfigTest {
       Engine e = Engine.start(x.engine());
       engines.add(e);
       return e;
-    });
+    }, null);
     return new Started(fe, engines);
   }
 

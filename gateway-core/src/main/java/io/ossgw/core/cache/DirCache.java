@@ -8,19 +8,26 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Directory path -> {@link DirState}: the listing cache. Same TTL as the stat cache; its size bound counts child
- * entries, so one huge directory cannot hold more than {@code max_stat_cache_size} entries of memory.
+ * Directory path -> {@link DirState}: the cache of whole listings. Same TTL as the stat cache; bounded in bytes (each
+ * listing weighed by {@link DirState#weight()} when cached) by its share of the memory budget ({@link
+ * MetadataBudget#listingBytes()}). Directories too big to keep whole never enter it: the engine streams them through
+ * its {@link ListingWindow}.
  */
 public final class DirCache {
   private final Cache<String, DirState> cache;
   private final boolean enabled;
 
-  public DirCache(Duration ttl, boolean sliding, long maxEntries, Ticker ticker) {
-    this.enabled = maxEntries > 0;
+  /**
+   * @param ttl entry lifetime, or null for no expiry
+   * @param sliding TTL counted from the last hit instead of the insert
+   * @param maxBytes the bound in bytes; 0 disables the cache
+   */
+  public DirCache(Duration ttl, boolean sliding, long maxBytes, Ticker ticker) {
+    this.enabled = maxBytes > 0;
     Caffeine<String, DirState> b = Caffeine.newBuilder()
         .ticker(ticker)
-        .maximumWeight(Math.max(1, maxEntries))
-        .weigher((String k, DirState v) -> Math.max(1, v.children().size()));
+        .maximumWeight(Math.max(1, maxBytes))
+        .weigher((String k, DirState v) -> (int) Math.min(Integer.MAX_VALUE, Footprint.string(k) + v.weight()));
     if (ttl != null) {
       if (sliding) {
         b.expireAfterAccess(ttl);
@@ -30,6 +37,10 @@ public final class DirCache {
     }
     io.ossgw.core.observe.Observation.recordStats(b, "dir"); // hits/misses/evictions for metrics
     this.cache = b.build();
+  }
+
+  public boolean enabled() {
+    return enabled;
   }
 
   public Optional<DirState> get(String dir) {
@@ -46,7 +57,7 @@ public final class DirCache {
   public void childChanged(String dir, String name, Node node) {
     DirState s = enabled ? cache.asMap().get(dir) : null; // a map read: not a lookup in the hit/miss statistics
     if (s != null) {
-      s.children().put(name, node);
+      s.put(name, node);
     }
   }
 
@@ -54,7 +65,7 @@ public final class DirCache {
   public void childRemoved(String dir, String name) {
     DirState s = enabled ? cache.asMap().get(dir) : null; // a map read: not a lookup in the hit/miss statistics
     if (s != null) {
-      s.children().remove(name);
+      s.remove(name);
     }
   }
 
@@ -66,5 +77,10 @@ public final class DirCache {
   public void invalidateTree(String dir) {
     String below = "/".equals(dir) ? "/" : dir + "/";
     cache.asMap().keySet().removeIf(k -> k.equals(dir) || k.startsWith(below));
+  }
+
+  /** The bytes the cached listings weigh now (approximate). */
+  public long weightedSize() {
+    return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
   }
 }

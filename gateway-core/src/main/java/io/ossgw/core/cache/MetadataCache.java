@@ -31,14 +31,16 @@ public final class MetadataCache {
   /**
    * @param ttl entry lifetime, or null for no expiry
    * @param sliding TTL counted from the last hit instead of the insert
-   * @param maxEntries 0 disables caching
+   * @param maxBytes the bound in bytes of the heap the entries hold ({@link MetadataBudget#statBytes()}, each entry
+   *     weighed by {@link #weigh}); 0 disables caching
    * @param negative cache ENOENT answers
    */
-  public MetadataCache(Duration ttl, boolean sliding, long maxEntries, boolean negative, Ticker ticker) {
+  public MetadataCache(Duration ttl, boolean sliding, long maxBytes, boolean negative, Ticker ticker) {
     this.ticker = ticker;
     this.negative = negative;
-    this.enabled = maxEntries > 0;
-    Caffeine<Object, Object> b = Caffeine.newBuilder().ticker(ticker).maximumSize(Math.max(1, maxEntries));
+    this.enabled = maxBytes > 0;
+    Caffeine<String, Entry> b = Caffeine.newBuilder().ticker(ticker).maximumWeight(Math.max(1, maxBytes))
+        .weigher(MetadataCache::weigh);
     if (ttl != null) {
       if (sliding) {
         b.expireAfterAccess(ttl);
@@ -48,6 +50,11 @@ public final class MetadataCache {
     }
     io.ossgw.core.observe.Observation.recordStats(b, "stat"); // hits/misses/evictions for metrics
     this.cache = b.build();
+  }
+
+  /** The heap one entry holds, in bytes: the path, the entry and its node (or nothing more for "no such file"). */
+  static int weigh(String path, Entry e) {
+    return (int) (Footprint.CACHE_ENTRY + Footprint.string(path) + 24 + (e.node() == null ? 0 : Footprint.node(e.node())));
   }
 
   /** The current ticker time in nanoseconds (the clock entries are stamped with). */

@@ -1,5 +1,6 @@
 package io.ossgw.core.cache;
 
+import io.ossgw.core.memory.MvStores;
 import io.ossgw.core.meta.UploadRecord;
 import io.ossgw.core.store.ListedObject;
 import io.ossgw.core.store.ObjectInfo;
@@ -43,7 +44,7 @@ public final class MvMetaStore implements MetaStore {
   public static MetaStore open(Path file) {
     try {
       Files.createDirectories(file.getParent());
-      MVStore s = new MVStore.Builder().fileName(file.toString()).open(); // background commit every ~1 s
+      MVStore s = MvStores.open(file, MvStores.cacheMb()); // background commit every ~1 s, and per MB of changes
       return new MvMetaStore(s);
     } catch (RuntimeException | IOException e) {
       LOG.log(System.Logger.Level.WARNING, "metadata store " + file + " unavailable (" + e.getMessage()

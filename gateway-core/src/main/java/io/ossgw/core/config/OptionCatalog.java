@@ -36,7 +36,7 @@ public final class OptionCatalog {
     // --- metadata and caches
     engine("stat_cache_expire", "900", "seconds", "attribute cache TTL from insert; -1 = never expire");
     engine("stat_cache_interval_expire", null, "seconds", "attribute cache TTL, refreshed on every hit (sliding)");
-    engine("max_stat_cache_size", "100000", "entries", "attribute cache entries; 0 disables caching");
+    engine("max_stat_cache_size", "100000", "entries", "attribute cache entries at 400 bytes each (the listings get as much again), at most an eighth of the heap each; 0 disables caching");
     flag("disable_noobj_cache", "do not cache 'no such file' answers");
     accepted("listobjectsv2", "use ListObjectsV2; always on in ossgw");
     engine("list_object_max_keys", "1000", "count", "keys per LIST page (1000 is the OSS maximum)");
@@ -194,7 +194,7 @@ public final class OptionCatalog {
   }
 
   /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1 each. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];
     for (int i = 0; i <= a.length(); i++) {
       d[i][0] = i;

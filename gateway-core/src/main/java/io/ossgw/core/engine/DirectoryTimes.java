@@ -6,7 +6,7 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.DirEntry;
-import io.ossgw.core.vfs.DirListing;
+import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileType;
@@ -82,19 +82,19 @@ final class DirectoryTimes extends ForwardingFileSystem {
   }
 
   @Override
-  public DirListing readdir(String path) {
-    DirListing l = fs.readdir(path);
+  public DirPage readdir(String path, String after, int maxEntries) {
+    DirPage p = fs.readdir(path, after, maxEntries);
     if (changes.estimatedSize() == 0) {
-      return l; // nothing recorded (a read-only mount, or after a restart): no copy of a large listing
+      return p; // nothing recorded (a read-only mount, or after a restart): no copy of the page
     }
-    List<DirEntry> entries = new ArrayList<>(l.entries().size());
+    List<DirEntry> entries = new ArrayList<>(p.entries().size());
     boolean shifted = false;
-    for (DirEntry e : l.entries()) {
+    for (DirEntry e : p.entries()) {
       FileAttr a = shown(VPaths.child(path, e.name()), e.attr());
       shifted |= a != e.attr();
-      entries.add(a == e.attr() ? e : new DirEntry(e.name(), a));
+      entries.add(e.withAttr(a));
     }
-    return shifted ? new DirListing(entries, l.verifier()) : l;
+    return shifted ? new DirPage(entries, p.eof()) : p;
   }
 
   /** Also when {@code create} opens an existing file (O_CREAT without O_EXCL): the parent may show a later time. */

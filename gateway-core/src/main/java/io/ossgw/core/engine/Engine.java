@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 /**
  * One running OSS engine: the shared object-store client, caches, memory budget and the {@link VirtualFileSystem}
@@ -44,6 +45,7 @@ public final class Engine implements AutoCloseable {
   private final ObjectStore store;
   private final VirtualFileSystem fs;
   private final MemoryBudget budget;
+  private OssFileSystem oss;
   private DiskCache diskCache;
   private MetaStore metaStore = MetaStore.NONE;
   private EngineObserver observer = EngineObserver.NONE;
@@ -75,12 +77,23 @@ public final class Engine implements AutoCloseable {
    * (see {@link io.ossgw.core.observe}).
    */
   public static Engine start(EngineConfig config, EngineObserver observer) {
-    ObjectStore raw = new ObservedObjectStore(
-        io.ossgw.core.store.lean.LeanDataStore.wrap(new AliyunObjectStore(config), config), observer);
+    return start(config, observer, UnaryOperator.identity(), UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #start(EngineConfig, EngineObserver)} for a gateway in a cluster (issue 23): {@code writeGate} wraps the
+   * OSS client inside the retries, so every attempt passes it ({@link io.ossgw.core.cluster.FencedObjectStore}), and
+   * {@code decorate} wraps the file system every front end sees
+   * ({@link io.ossgw.core.cluster.PublishingFileSystem}).
+   */
+  public static Engine start(EngineConfig config, EngineObserver observer, UnaryOperator<ObjectStore> writeGate,
+      UnaryOperator<VirtualFileSystem> decorate) {
+    ObjectStore raw = writeGate.apply(new ObservedObjectStore(
+        io.ossgw.core.store.lean.LeanDataStore.wrap(new AliyunObjectStore(config), config), observer));
     ObjectStore store = new RetryingObjectStore(raw, config.retries(), 100, 5_000, (op, e, n) -> observer.ossRetry(op));
     try {
       checkBucket(store, config);
-      return over(config, store, Ticker.systemTicker(), observer);
+      return build(config, store, Ticker.systemTicker(), observer, decorate);
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -99,6 +112,17 @@ public final class Engine implements AutoCloseable {
 
   /** As {@link #over(EngineConfig, ObjectStore, Ticker)}; the caches report to {@code observer}. */
   public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer) {
+    return build(config, store, ticker, observer, UnaryOperator.identity());
+  }
+
+  /** As {@link #over(EngineConfig, ObjectStore, Ticker, EngineObserver)}, {@code decorate} wrapping the file system. */
+  public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer,
+      UnaryOperator<VirtualFileSystem> decorate) {
+    return build(config, store, ticker, observer, decorate);
+  }
+
+  private static Engine build(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer,
+      UnaryOperator<VirtualFileSystem> decorate) {
     MemoryBudget budget = new MemoryBudget(MemoryBudget.capacity(config.prefetchLimit(), config.memoryLimit()));
     BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
     BufferPool writePool = writeStagingPool(budget);
@@ -108,9 +132,12 @@ public final class Engine implements AutoCloseable {
         metaStore.uploads());
     abortIncompleteUploads(config, data, metaStore);
     InodeTable inodes = openInodeTable(config);
-    VirtualFileSystem fs = Observation.with(observer, () -> new InodeNumbers(
-        new DirectoryTimes(new OssFileSystem(config, data, pool, writePool, metaStore, ticker), ticker), inodes));
+    OssFileSystem oss = Observation.with(observer,
+        () -> new OssFileSystem(config, data, pool, writePool, metaStore, ticker));
+    VirtualFileSystem fs = decorate.apply(
+        Observation.with(observer, () -> new InodeNumbers(new DirectoryTimes(oss, ticker), inodes)));
     Engine e = new Engine(config, store, fs, budget);
+    e.oss = oss;
     e.diskCache = diskCache;
     e.observer = observer;
     e.metaStore = metaStore;
@@ -239,6 +266,20 @@ public final class Engine implements AutoCloseable {
       };
       throw new EngineException(msg, e);
     }
+  }
+
+  /**
+   * Drops what this engine caches about {@code path} (and, with {@code tree}, everything below it) and its parent's
+   * listing, so the next look-up asks OSS: another gateway of the cluster changed it (issue 23). Open handles keep
+   * the version they pinned.
+   */
+  public void invalidate(String path, boolean tree) {
+    oss.invalidate(path, tree);
+  }
+
+  /** Drops every cached attribute and listing (the invalidation channel was down: messages may have been lost). */
+  public void invalidateAll() {
+    oss.invalidate("/", true);
   }
 
   /** The file system all front ends of this engine share. */

@@ -2,6 +2,7 @@ package io.ossgw.core.engine;
 
 import io.ossgw.core.cache.DirCache;
 import io.ossgw.core.cache.DirState;
+import io.ossgw.core.cache.ListingWindow;
 import io.ossgw.core.cache.MetaStore;
 import io.ossgw.core.cache.MetadataCache;
 import io.ossgw.core.config.EngineConfig;
@@ -11,19 +12,16 @@ import io.ossgw.core.meta.PosixMeta;
 import io.ossgw.core.namespace.KeyMapper;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.store.ListPage;
-import io.ossgw.core.store.ListedObject;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.StoreException;
+import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Resolves paths to {@link Node}s and directories to listings, through the caches, with as few OSS requests as
@@ -48,21 +46,22 @@ final class Namespace {
   private final DirCache dirs;
   private final MetaStore metaStore;
   private final OpenFiles openFiles;
-  private final ParallelHeads heads;
+  private final ListingWindow window;
+  private final Lister lister;
   private final Instant started = Instant.now();
-  private final AtomicLong verifiers = new AtomicLong(System.nanoTime());
 
   Namespace(EngineConfig config, ObjectStore store, KeyMapper keys, PosixMeta posix, MetadataCache stat, DirCache dirs,
-      MetaStore metaStore, OpenFiles openFiles, ParallelHeads heads) {
+      ListingWindow window, long wholeDirBytes, MetaStore metaStore, OpenFiles openFiles, ParallelHeads heads) {
     this.config = config;
     this.store = store;
     this.keys = keys;
     this.posix = posix;
     this.stat = stat;
     this.dirs = dirs;
+    this.window = window;
     this.metaStore = metaStore;
     this.openFiles = openFiles;
-    this.heads = heads;
+    this.lister = new Lister(config, store, keys, posix, stat, dirs, window, wholeDirBytes, metaStore, openFiles, heads);
   }
 
   KeyMapper keys() {
@@ -102,13 +101,24 @@ final class Namespace {
       }
       return hit.get().node();
     }
-    Optional<DirState> parent = dirs.get(VPaths.parent(path));
+    String parentPath = VPaths.parent(path);
+    Optional<DirState> parent = dirs.get(parentPath);
     if (parent.isPresent()) {
-      Node child = parent.get().children().get(VPaths.name(path));
+      Node child = parent.get().child(VPaths.name(path));
       if (child == null) {
         throw new FsException(Errno.ENOENT, path);
       }
       return child.metaKnown() ? child : complete(path, child);
+    }
+    if (dirs.enabled()) {
+      // a directory too big to keep whole: the listing pages the window still holds answer for their names
+      ListingWindow.Found f = window.find(parentPath, VPaths.name(path), config.compatDirs());
+      if (f instanceof ListingWindow.Present p) {
+        return p.node().metaKnown() ? p.node() : complete(path, p.node());
+      }
+      if (f instanceof ListingWindow.Absent) {
+        throw new FsException(Errno.ENOENT, path);
+      }
     }
     return lookup(path);
   }
@@ -162,16 +172,36 @@ final class Namespace {
     return n;
   }
 
+  /** Whether {@link #complete} would send a request for this listing node. */
+  boolean needsHead(Node listed) {
+    return !listed.metaKnown() && !(config.readdirOptimize() && !needsHeadWhenOptimized(listed));
+  }
+
   /** Fills the metadata of a listing node with a HEAD (default mode), or accepts the listing's (readdir_optimize). */
   Node complete(String path, Node listed) {
-    if (listed.metaKnown() || (config.readdirOptimize() && !needsHeadWhenOptimized(listed))) {
+    if (!needsHead(listed)) {
       return listed;
     }
     long t0 = stat.now();
     Node n = listed.isDirectory() ? markerOrImplicit(keys.dirKey(path)) : headFileOrGone(path, listed);
     stat.putIfNewer(path, n, t0);
-    dirs.childChanged(VPaths.parent(path), VPaths.name(path), n);
+    listingChanged(path, n);
     return n;
+  }
+
+  /** Records a child's new node in its parent's cached listing or listing pages. */
+  private void listingChanged(String path, Node n) {
+    String parent = VPaths.parent(path);
+    String name = VPaths.name(path);
+    dirs.childChanged(parent, name, n);
+    window.childChanged(parent, name, n);
+  }
+
+  private void listingRemoved(String path) {
+    String parent = VPaths.parent(path);
+    String name = VPaths.name(path);
+    dirs.childRemoved(parent, name);
+    window.childRemoved(parent, name);
   }
 
   private boolean needsHeadWhenOptimized(Node listed) {
@@ -183,7 +213,7 @@ final class Namespace {
       return fromHead(listed.objectKey(), store.headObject(listed.objectKey()));
     } catch (StoreException e) {
       if (e.isNotFound()) {
-        dirs.childRemoved(VPaths.parent(path), VPaths.name(path));
+        listingRemoved(path);
         throw new FsException(Errno.ENOENT, path);
       }
       throw Errors.toFs(e, path);
@@ -198,7 +228,7 @@ final class Namespace {
     long t0 = stat.now();
     Node n = fromHead(key, info);
     stat.putIfNewer(path, n, t0);
-    dirs.childChanged(VPaths.parent(path), VPaths.name(path), n);
+    listingChanged(path, n);
     return n;
   }
 
@@ -218,108 +248,34 @@ final class Namespace {
     return new Node(posix.implicitDir(dirKey, started), Origin.IMPLICIT_DIR, null, null, null, null, null, null, -1);
   }
 
+  /** A directory known only as a listing's common prefix (its marker, if any, not yet read). */
+  Node prefixDir(String prefix) {
+    return new Node(posix.implicitDir(prefix, started), Origin.PREFIX, prefix, null, null, null, null, null, -1);
+  }
+
   /** A node from a HEAD result (also remembered in the persistent metadata store). */
   Node fromHead(String key, ObjectInfo info) {
     metaStore.remember(info);
     FileAttr a = posix.fromHead(key, info);
     Origin origin = key.endsWith("/") ? Origin.DIR_MARKER : a.isDirectory() ? Origin.COMPAT_DIR : Origin.FILE;
     String target = a.isSymlink() ? PosixMeta.decodeSymlinkTarget(info.userMeta().get(PosixMeta.SYMLINK_TARGET)) : null;
-    return new Node(a, origin, key, info.objectType(), info.contentType(), info.userMeta(), target, info.lastModified(),
-        info.nextAppendPosition());
+    return new Node(a, origin, key, info.objectType(), info.contentType(), PosixMeta.compact(info.userMeta()), target,
+        info.lastModified(), info.nextAppendPosition());
   }
 
   /**
-   * The listing of a directory, from the cache or from ListObjectsV2 pages (then completed as the class comment says).
+   * One page of a directory's listing ({@link Lister#page}).
    *
    * @throws FsException ENOENT, ENOTDIR, EIO
    */
-  DirState list(String dirPath) {
-    Optional<DirState> cached = dirs.get(dirPath);
-    if (cached.isPresent()) {
-      return cached.get();
-    }
-    Node dir = resolve(dirPath);
-    if (!dir.isDirectory()) {
-      throw new FsException(Errno.ENOTDIR, dirPath);
-    }
-    long t0 = stat.now();
-    String dirKey = keys.dirKey(dirPath);
-    Map<String, Node> children = new LinkedHashMap<>();
-    String token = null;
-    try {
-      do {
-        ListPage page = store.listObjectsV2(dirKey, "/", token, null, config.listMaxKeys());
-        for (ListedObject o : page.objects()) {
-          addObject(children, dirKey, o, t0);
-        }
-        for (String p : page.commonPrefixes()) {
-          addPrefix(children, dirKey, p);
-        }
-        token = page.nextContinuationToken();
-      } while (token != null);
-    } catch (StoreException e) {
-      throw Errors.toFs(e, dirPath);
-    }
-    heads.completeAll(dirPath, children, this);
-    openFiles.addPendingChildren(dirPath, children);
-    DirState state = new DirState(children, t0, verifiers.incrementAndGet());
-    dirs.put(dirPath, state);
-    return state;
-  }
-
-  private void addObject(Map<String, Node> children, String dirKey, ListedObject o, long listedAt) {
-    if (o.key().equals(dirKey)) {
-      return; // the directory's own marker
-    }
-    String name = o.key().substring(dirKey.length());
-    if (config.compatDirs() && name.endsWith("_$folder$")) {
-      String dn = name.substring(0, name.length() - "_$folder$".length());
-      if (validName(dn)) {
-        children.putIfAbsent(dn, implicitDir(dirKey + dn + "/"));
-      }
-      return;
-    }
-    if (!validName(name)) {
-      return;
-    }
-    String path = keys.pathOf(o.key());
-    Optional<MetadataCache.Entry> cached = stat.get(path);
-    if (cached.isPresent() && !cached.get().negative()) {
-      Node c = cached.get().node();
-      if ((o.etag() != null && o.etag().equalsIgnoreCase(c.attr().etag())) || cached.get().loadedAtNanos() > listedAt) {
-        children.put(name, c); // same version, or learnt after this LIST began: a listing never overwrites it
-        return;
-      }
-      stat.invalidate(path); // the object changed since it was cached: revalidated by ETag, like ossfs's readdir
-    }
-    ObjectInfo known = metaStore.validated(o);
-    children.put(name, known != null ? fromHead(o.key(), known)
-        : new Node(posix.fromListing(o), Origin.FILE, o.key(), o.objectType(), null, null, null, o.lastModified(), -1));
-  }
-
-  private void addPrefix(Map<String, Node> children, String dirKey, String prefix) {
-    String name = prefix.substring(dirKey.length(), prefix.length() - 1);
-    if (!validName(name) || children.containsKey(name)) {
-      return; // a file and a directory with one name: the file shows, as in ossfs
-    }
-    Optional<MetadataCache.Entry> cached = stat.get(keys.pathOf(prefix));
-    if (cached.isPresent() && !cached.get().negative() && cached.get().node().isDirectory()) {
-      children.put(name, cached.get().node());
-      return;
-    }
-    FileAttr a = posix.implicitDir(prefix, started);
-    children.put(name, new Node(a, Origin.PREFIX, prefix, null, null, null, null, null, -1));
-  }
-
-  private static boolean validName(String name) {
-    return !name.isEmpty() && name.indexOf('/') < 0 && !".".equals(name) && !"..".equals(name)
-        && name.getBytes(StandardCharsets.UTF_8).length <= VPaths.NAME_MAX;
+  DirPage page(String dirPath, String after, int max) {
+    return lister.page(this, dirPath, after, max);
   }
 
   /** Records our own write, mkdir, copy or metadata change: caches, the parent's listing, the metadata store. */
   void recordWritten(String path, Node node) {
     stat.put(path, node);
-    dirs.childChanged(VPaths.parent(path), VPaths.name(path), node);
+    listingChanged(path, node);
     if (node.objectKey() != null && node.userMeta() != null && node.attr().etag() != null) {
       metaStore.remember(new ObjectInfo(node.objectKey(), node.isDirectory() ? 0 : node.attr().size(), node.attr().etag(),
           node.lastModified(), node.objectType(), node.contentType(), node.userMeta(), node.nextAppendPosition()));
@@ -328,15 +284,17 @@ final class Namespace {
 
   /** Records that a directory we just created is empty, so lookups inside it need no request. */
   void recordEmptyDirectory(String path) {
-    dirs.put(path, new DirState(Map.of(), stat.now(), verifiers.incrementAndGet()));
+    window.invalidate(path);
+    dirs.put(path, new DirState(Map.of(), stat.now()));
   }
 
   /** Records that a path no longer exists. */
   void recordRemoved(String path, String key) {
     stat.invalidate(path);
     stat.putNegative(path);
-    dirs.childRemoved(VPaths.parent(path), VPaths.name(path));
+    listingRemoved(path);
     dirs.invalidate(path);
+    window.invalidate(path);
     if (key != null) {
       metaStore.forget(key);
     }
@@ -346,15 +304,18 @@ final class Namespace {
   void forgetTree(String path) {
     stat.invalidateTree(path);
     dirs.invalidateTree(path);
+    window.invalidateTree(path);
+  }
+
+  /** Drops the cached attributes of one path and, if it is a directory, its listing (no negative entry). */
+  void forget(String path) {
+    stat.invalidate(path);
+    dirs.invalidate(path);
   }
 
   /** Drops one directory's cached listing (its children's attributes stay cached). */
   void forgetListing(String dirPath) {
     dirs.invalidate(dirPath);
-  }
-
-  /** The cached listing of a directory, if any (no request). */
-  Optional<DirState> cachedListing(String dirPath) {
-    return dirs.get(dirPath);
+    window.invalidate(dirPath);
   }
 }

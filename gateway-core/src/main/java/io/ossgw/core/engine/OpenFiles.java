@@ -48,13 +48,15 @@ final class OpenFiles {
     return f != null && !f.unlinked() && f.hasLocalState() ? f.currentNode() : null;
   }
 
-  /** Adds or updates the listing entries of files in {@code dir} whose newest state is local. */
-  void addPendingChildren(String dir, Map<String, Node> children) {
+  /** Name -> node of the files in {@code dir} whose newest state is local (what a listing adds or updates). */
+  List<Map.Entry<String, Node>> pendingIn(String dir) {
+    List<Map.Entry<String, Node>> out = new ArrayList<>();
     for (OpenFile f : snapshot()) {
       if (!f.unlinked() && f.hasLocalState() && VPaths.parent(f.path()).equals(dir)) {
-        children.put(VPaths.name(f.path()), f.currentNode());
+        out.add(Map.entry(VPaths.name(f.path()), f.currentNode()));
       }
     }
+    return out;
   }
 
   /** Open files at or below a path. */

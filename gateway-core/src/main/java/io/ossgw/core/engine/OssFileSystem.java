@@ -2,7 +2,8 @@ package io.ossgw.core.engine;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.ossgw.core.cache.DirCache;
-import io.ossgw.core.cache.DirState;
+import io.ossgw.core.cache.ListingWindow;
+import io.ossgw.core.cache.MetadataBudget;
 import io.ossgw.core.cache.MetaStore;
 import io.ossgw.core.cache.MetadataCache;
 import io.ossgw.core.config.EngineConfig;
@@ -22,8 +23,7 @@ import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.vfs.Caller;
-import io.ossgw.core.vfs.DirEntry;
-import io.ossgw.core.vfs.DirListing;
+import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
@@ -72,10 +72,17 @@ final class OssFileSystem implements VirtualFileSystem {
     this.metaStore = metaStore;
     PosixMeta posix = new PosixMeta(config.defaultUid(), config.defaultGid(), config.uidOverride(), config.gidOverride(),
         config.umask());
-    MetadataCache stat = new MetadataCache(config.statCacheExpire(), config.statCacheSliding(), config.maxStatCacheSize(),
+    MetadataBudget budget = MetadataBudget.forHeap(config.maxStatCacheSize());
+    boolean heapBound = config.maxStatCacheSize() * MetadataBudget.OSSFS_ENTRY_BYTES > budget.statBytes();
+    // validated at start-up: say so when the heap, not max_stat_cache_size, bounds the caches (memory_limit)
+    LOG.log(heapBound ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, budget.describe() + (heapBound
+        ? " (an eighth of the heap each, less than max_stat_cache_size=" + config.maxStatCacheSize() + " would take)" : ""));
+    MetadataCache stat = new MetadataCache(config.statCacheExpire(), config.statCacheSliding(), budget.statBytes(),
         config.negativeCache(), ticker);
-    DirCache dirs = new DirCache(config.statCacheExpire(), config.statCacheSliding(), config.maxStatCacheSize(), ticker);
-    this.ns = new Namespace(config, store, keys, posix, stat, dirs, metaStore, openFiles,
+    DirCache dirs = new DirCache(config.statCacheExpire(), config.statCacheSliding(), budget.listingBytes(), ticker);
+    ListingWindow window = new ListingWindow(config.statCacheExpire(), config.statCacheSliding(), budget.windowBytes(),
+        ticker);
+    this.ns = new Namespace(config, store, keys, posix, stat, dirs, window, budget.wholeDirBytes(), metaStore, openFiles,
         new ParallelHeads(io, config.multireqMax()));
     Uploader uploader = new Uploader(store, io, config.multipartSize(), config.parallelCount(), config.noMultipart(),
         config.multipartCopySize());
@@ -94,15 +101,12 @@ final class OssFileSystem implements VirtualFileSystem {
   }
 
   @Override
-  public DirListing readdir(String path) {
+  public DirPage readdir(String path, String after, int maxEntries) {
     VPaths.check(path);
-    DirState state = ns.list(path);
-    List<DirEntry> entries = new ArrayList<>(state.children().size());
-    for (Map.Entry<String, Node> e : state.children().entrySet()) {
-      Node local = openFiles.nodeOf(VPaths.child(path, e.getKey()));
-      entries.add(new DirEntry(e.getKey(), (local != null ? local : e.getValue()).attr()));
+    if (maxEntries < 1) {
+      throw new FsException(Errno.EINVAL, "readdir of " + path + " asked for " + maxEntries + " entries");
     }
-    return new DirListing(entries, state.verifier());
+    return ns.page(path, after, maxEntries);
   }
 
   @Override
@@ -454,6 +458,18 @@ final class OssFileSystem implements VirtualFileSystem {
     }
     return (parent.mode() & 02000) != 0 && parent.gid() != caller.gid()
         ? new Caller(caller.uid(), parent.gid(), caller.groups()) : caller;
+  }
+
+  /** Engine#invalidate: drops the cached attributes and listings of a path (with tree: and below) and its parent's. */
+  void invalidate(String path, boolean tree) {
+    if (tree) {
+      ns.forgetTree(path);
+    } else {
+      ns.forget(path);
+    }
+    if (!VPaths.isRoot(path)) {
+      ns.forgetListing(VPaths.parent(path));
+    }
   }
 
   /** Uploads everything still unsaved, then stops the I/O threads and closes the metadata store. */

@@ -2,7 +2,7 @@ package io.ossgw.core.inode;
 
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.DirEntry;
-import io.ossgw.core.vfs.DirListing;
+import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileType;
@@ -55,22 +55,27 @@ public final class InodeNumbers extends ForwardingFileSystem {
     return numbered(path, fs.getattr(path));
   }
 
+  /**
+   * Each entry's number as the table would give it, without recording names that are only listed (a listing of a
+   * million names writes nothing): a name is recorded when it is first looked up, stat-ed or opened, and gets the number
+   * the listing showed ({@link InodeTable#numberIfFirstSeen}).
+   */
   @Override
-  public DirListing readdir(String path) {
-    DirListing l = fs.readdir(path);
-    List<DirEntry> entries = l.entries();
-    List<DirEntry> out = null; // copied only once an entry's number differs (large listings usually pass as they are)
+  public DirPage readdir(String path, String after, int maxEntries) {
+    DirPage p = fs.readdir(path, after, maxEntries);
+    List<DirEntry> entries = p.entries();
+    List<DirEntry> out = null; // copied only once an entry's number differs (most pages pass as they are)
     for (int i = 0; i < entries.size(); i++) {
       DirEntry e = entries.get(i);
-      long n = number(child(path, e.name()), e.attr().ino());
+      long n = table.numberIfFirstSeen(InodeTable.ENGINE_SPACE, child(path, e.name()), e.attr().ino());
       if (n != e.attr().ino() && out == null) {
         out = new ArrayList<>(entries.subList(0, i));
       }
       if (out != null) {
-        out.add(new DirEntry(e.name(), e.attr().withIno(n)));
+        out.add(e.withAttr(e.attr().withIno(n)));
       }
     }
-    return out == null ? l : new DirListing(out, l.verifier());
+    return out == null ? p : new DirPage(out, p.eof());
   }
 
   @Override

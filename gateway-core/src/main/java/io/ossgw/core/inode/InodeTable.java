@@ -1,5 +1,6 @@
 package io.ossgw.core.inode;
 
+import io.ossgw.core.memory.MvStores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -16,7 +17,7 @@ import org.h2.mvstore.MVStore;
  * within the name space, {@code "/"} its root), and a generation per number. One implementation for every front end:
  * NFS keeps one name space per export (its id) in {@code <stateDir>/nfs/nfs-handles.mv}, and the engine one (space
  * {@link #ENGINE_SPACE}) per mount in {@code <stateDir>/inodes-<mount id>.mv}, which FUSE (and Samba over it) report.
- * An H2 MVStore file; without a file the table lives in memory and numbers do not survive a restart.
+ * An H2 MVStore file; without a file the table lives on a temporary file and numbers do not survive a restart.
  *
  * <p>A path gets, when first seen, the number the engine derives from its object key ({@code FileAttr.ino()} of the
  * bare engine) unless another live path holds it (after a rename), in which case a free one is probed. So two tables
@@ -41,6 +42,7 @@ public final class InodeTable implements AutoCloseable {
   public static final int ENGINE_SPACE = 0;
 
   private final MVStore store;
+  private final boolean temporary;
   private final byte[] secret;
 
   /** One table entry: the fileid's generation and current path, or a null path once removed. */
@@ -60,8 +62,9 @@ public final class InodeTable implements AutoCloseable {
     }
   }
 
-  private InodeTable(MVStore store) {
+  private InodeTable(MVStore store, boolean temporary) {
     this.store = store;
+    this.temporary = temporary;
     MVMap<String, byte[]> meta = store.openMap("meta");
     byte[] s = meta.get("handle-secret");
     if (s == null) {
@@ -74,26 +77,29 @@ public final class InodeTable implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the table file, or an in-memory table for null; MVStore's default page cache (16 MB).
+   * Opens (or creates) the table file, or a table for this process only for null; a page cache of {@link
+   * MvStores#cacheMb()}.
    *
    * @param file the MVStore file (its directory is created), or null
    * @throws IllegalStateException if the file cannot be opened (for instance another process holds it)
    */
   public static InodeTable open(Path file) {
-    return open(file, 16);
+    return open(file, MvStores.cacheMb());
   }
 
   /**
    * As {@link #open(Path)} with a page cache of {@code cacheMb} megabytes (the engine's table keeps a small one: it
-   * sits beside the read and write buffers in the gateway's memory budget).
+   * sits beside the read and write buffers in the gateway's memory budget). Without a file the table is on a temporary
+   * file deleted when it closes (or the process ends): numbers last as long as the process, and a million names take
+   * disk, not heap ({@link MvStores}).
    */
   public static InodeTable open(Path file, int cacheMb) {
     if (file == null) {
-      return new InodeTable(new MVStore.Builder().open());
+      return new InodeTable(MvStores.openTemporary("ossgw-inodes-"), true);
     }
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
-      return new InodeTable(new MVStore.Builder().fileName(file.toString()).cacheSize(cacheMb).open());
+      return new InodeTable(MvStores.open(file, cacheMb), false);
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalStateException("cannot open the inode table " + file + ": " + e.getMessage(), e);
     }
@@ -138,6 +144,32 @@ public final class InodeTable implements AutoCloseable {
     Long id = paths(space).get(path);
     if (id != null && holds(fileids(space).get(id), path)) {
       return id;
+    }
+    return idOf(space, path, preferred)[0];
+  }
+
+  /**
+   * The number {@link #numberOf} gives a path, recording nothing when the path is new and the number it would get is
+   * free (the usual case: the preferred number of an object never renamed): a listing shows every entry's number
+   * without writing a million new names, and the first lookup of a name then records the same number. Only when the
+   * preferred number is held by another live path (after a rename) is the path recorded now, so that the probed
+   * number it shows is the one it keeps.
+   *
+   * @param preferred the number to use if free (the engine's number of the object)
+   */
+  public long numberIfFirstSeen(int space, String path, long preferred) {
+    if (path.equals("/")) {
+      return ROOT;
+    }
+    MVMap<Long, String> byId = fileids(space);
+    Long id = paths(space).get(path);
+    if (id != null && holds(byId.get(id), path)) {
+      return id;
+    }
+    long candidate = usable(preferred) ? preferred : mix(preferred);
+    String v = byId.get(candidate);
+    if (v == null || !Entry.decode(v).live()) {
+      return candidate; // what idOf would allocate first
     }
     return idOf(space, path, preferred)[0];
   }
@@ -268,10 +300,18 @@ public final class InodeTable implements AutoCloseable {
     store.closeImmediately();
   }
 
-  /** Commits and closes the file. */
+  /** Commits and closes the file (a temporary one is deleted). */
   @Override
   public void close() {
+    String name = store.getFileStore() == null ? null : store.getFileStore().getFileName();
     store.close();
+    if (temporary && name != null) {
+      try {
+        Files.deleteIfExists(Path.of(name));
+      } catch (java.io.IOException | RuntimeException e) {
+        // deleted at exit anyway
+      }
+    }
   }
 
   private static boolean usable(long id) {

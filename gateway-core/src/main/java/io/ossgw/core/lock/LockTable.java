@@ -134,6 +134,21 @@ public final class LockTable {
     this.maxTotal = maxTotal;
   }
 
+  private LockTable() {
+    this.maxPerClient = 0;
+    this.maxTotal = 0;
+  }
+
+  /**
+   * A table that grants nothing: every lock request is {@link Status#NO_LOCKS} (NLM4_DENIED_NOLOCKS to an NFSv3
+   * client, ENOLCK to its application), TEST finds no conflict and UNLOCK succeeds. For front ends whose locks could
+   * not hold beyond this process: gateways in a cluster's active mode each serve the same files, and a lock taken
+   * in one would not exclude a client of another (issue 23; SEMANTICS.md "Cluster").
+   */
+  public static LockTable none() {
+    return new LockTable();
+  }
+
   /**
    * The inclusive end of the range of {@code length} bytes at {@code offset}: {@link #TO_EOF} for length 0 (NLM's
    * "to end of file") and for ranges reaching past {@link Long#MAX_VALUE}.

@@ -36,6 +36,30 @@ public final class PosixMeta {
    */
   public static final String RDEV = "rdev";
 
+  private static final Map<String, String> KNOWN_NAMES = Map.of(MODE, MODE, UID, UID, GID, GID, MTIME, MTIME, CTIME,
+      CTIME, ATIME, ATIME, SYMLINK_TARGET, SYMLINK_TARGET, RDEV, RDEV);
+
+  /**
+   * User metadata in its smallest form for the caches: an immutable map (one array) whose ossfs names ({@code mode},
+   * {@code uid}, ...) are the shared constants instead of a String of their own per object. A HEAD's response gives a
+   * HashMap of a few hundred bytes; a listing of 100,000 objects keeps 100,000 of them (issue 21).
+   */
+  public static Map<String, String> compact(Map<String, String> userMeta) {
+    if (userMeta == null || userMeta.isEmpty()) {
+      return userMeta == null ? null : Map.of();
+    }
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, String>[] entries = new Map.Entry[userMeta.size()];
+    int i = 0;
+    for (Map.Entry<String, String> e : userMeta.entrySet()) {
+      if (e.getKey() == null || e.getValue() == null) {
+        return userMeta;
+      }
+      entries[i++] = Map.entry(KNOWN_NAMES.getOrDefault(e.getKey(), e.getKey()), e.getValue());
+    }
+    return Map.ofEntries(entries);
+  }
+
   private final int defaultUid;
   private final int defaultGid;
   private final Integer uidOverride;

@@ -3,12 +3,13 @@ package io.ossgw.core.vfs;
 import java.util.List;
 
 /**
- * A directory's entries (without "." and ".."), sorted by name in byte order of their UTF-8 form, the order OSS lists.
+ * A whole directory listing (without "." and ".."), in position order ({@link DirEntry#position()}, the order OSS
+ * lists keys in): what {@link VirtualFileSystem#readdir(String)} gathers from its pages, for directories known to be
+ * small.
  *
  * @param entries the entries
- * @param verifier changes when the listing was rebuilt from OSS; NFS READDIR uses it as the cookie verifier
  */
-public record DirListing(List<DirEntry> entries, long verifier) {
+public record DirListing(List<DirEntry> entries) {
   public DirListing {
     entries = List.copyOf(entries);
   }

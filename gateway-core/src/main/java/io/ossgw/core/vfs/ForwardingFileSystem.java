@@ -23,8 +23,8 @@ public abstract class ForwardingFileSystem implements VirtualFileSystem {
   }
 
   @Override
-  public DirListing readdir(String path) {
-    return fs.readdir(path);
+  public DirPage readdir(String path, String after, int maxEntries) {
+    return fs.readdir(path, after, maxEntries);
   }
 
   @Override

@@ -20,11 +20,37 @@ public interface VirtualFileSystem extends AutoCloseable {
   FileAttr getattr(String path);
 
   /**
-   * The entries of a directory, with attributes (readdir(3); RFC 1813 READDIR/READDIRPLUS).
+   * One page of a directory's entries, with attributes (readdir(3); RFC 1813 READDIR/READDIRPLUS; RFC 8881 READDIR): the
+   * entries whose {@link DirEntry#position() position} sorts after {@code after}, in position order. A listing is read
+   * page after page, each resuming after the last entry of the one before, so no layer holds a whole directory: the
+   * engine serves pages from ListObjectsV2 pages (continuation token or {@code start-after}), or from its cached
+   * listing of a directory small enough to keep whole. An entry created or removed between two pages shows in a later
+   * page if it sorts after the position; an entry that exists throughout is returned exactly once.
+   *
+   * @param after the position of the last entry already returned, or null to start at the beginning
+   * @param maxEntries the most entries to return (at least 1)
+   * @throws FsException ENOENT, ENOTDIR, EIO
+   */
+  DirPage readdir(String path, String after, int maxEntries);
+
+  /**
+   * Every entry of a directory, read page by page: the whole listing in memory at once, so only for directories known
+   * to be small (tests, tools). Front ends page with {@link #readdir(String, String, int)}.
    *
    * @throws FsException ENOENT, ENOTDIR, EIO
    */
-  DirListing readdir(String path);
+  default DirListing readdir(String path) {
+    java.util.List<DirEntry> all = new java.util.ArrayList<>();
+    String after = null;
+    while (true) {
+      DirPage p = readdir(path, after, 1000);
+      all.addAll(p.entries());
+      if (p.eof()) {
+        return new DirListing(all);
+      }
+      after = p.resumeAfter(after);
+    }
+  }
 
   /**
    * Opens an existing regular file. With {@link OpenFlags#truncate()} and write access the file is emptied.

@@ -24,7 +24,7 @@ class MetadataCacheTest {
 
   @Test
   void entriesExpireAfterTheTtlFromInsert() {
-    MetadataCache c = new MetadataCache(Duration.ofSeconds(900), false, 100, true, ticker);
+    MetadataCache c = new MetadataCache(Duration.ofSeconds(900), false, 1 << 20, true, ticker);
     c.put("/a", node("E1"));
     nanos.addAndGet(Duration.ofSeconds(899).toNanos());
     assertThat(c.get("/a")).isPresent();
@@ -34,7 +34,7 @@ class MetadataCacheTest {
 
   @Test
   void slidingTtlIsRefreshedByHits() {
-    MetadataCache c = new MetadataCache(Duration.ofSeconds(10), true, 100, true, ticker);
+    MetadataCache c = new MetadataCache(Duration.ofSeconds(10), true, 1 << 20, true, ticker);
     c.put("/a", node("E1"));
     for (int i = 0; i < 5; i++) {
       nanos.addAndGet(Duration.ofSeconds(8).toNanos());
@@ -46,7 +46,7 @@ class MetadataCacheTest {
 
   @Test
   void olderListingDataNeverOverwritesANewerEntry() {
-    MetadataCache c = new MetadataCache(Duration.ofSeconds(900), false, 100, true, ticker);
+    MetadataCache c = new MetadataCache(Duration.ofSeconds(900), false, 1 << 20, true, ticker);
     long listingStarted = c.now();
     nanos.addAndGet(1000);
     c.put("/a", node("NEW"));
@@ -58,10 +58,10 @@ class MetadataCacheTest {
 
   @Test
   void negativeEntriesCanBeDisabledAndSizeZeroDisablesAll() {
-    MetadataCache off = new MetadataCache(Duration.ofSeconds(900), false, 100, false, ticker);
+    MetadataCache off = new MetadataCache(Duration.ofSeconds(900), false, 1 << 20, false, ticker);
     off.putNegative("/missing");
     assertThat(off.get("/missing")).isEmpty();
-    MetadataCache on = new MetadataCache(Duration.ofSeconds(900), false, 100, true, ticker);
+    MetadataCache on = new MetadataCache(Duration.ofSeconds(900), false, 1 << 20, true, ticker);
     on.putNegative("/missing");
     assertThat(on.get("/missing").orElseThrow().negative()).isTrue();
     MetadataCache none = new MetadataCache(Duration.ofSeconds(900), false, 0, true, ticker);
@@ -71,7 +71,7 @@ class MetadataCacheTest {
 
   @Test
   void invalidateTreeDropsEverythingBelow() {
-    MetadataCache c = new MetadataCache(null, false, 100, true, ticker);
+    MetadataCache c = new MetadataCache(null, false, 1 << 20, true, ticker);
     c.put("/d", node("1"));
     c.put("/d/x", node("2"));
     c.put("/d/x/y", node("3"));

@@ -172,6 +172,17 @@ class LockTableTest {
     }
   }
 
+  @Test
+  void noneGrantsNothingAndHoldsNothing() throws InterruptedException {
+    LockTable none = LockTable.none();
+    assertThat(none.lock(F, A, EXCLUSIVE, 0, TO_EOF).status()).isEqualTo(Status.NO_LOCKS);
+    assertThat(none.lock(F, B, SHARED, 0, 0, Duration.ofSeconds(1)).status()).isEqualTo(Status.NO_LOCKS);
+    assertThat(none.test(F, B, EXCLUSIVE, 0, TO_EOF)).isNull();
+    assertThat(none.unlock(F, A, 0, TO_EOF).status()).isEqualTo(Status.GRANTED);
+    assertThat(none.size()).isZero();
+    assertThat(none.locks(F)).isEmpty();
+  }
+
   /** Waits (bounded) until the waiter is registered, so the test acts while it really waits. */
   private void awaitWaiters(int n) throws InterruptedException {
     assertThat(Slowdown.waitUntil(() -> t.waiting() >= n, Duration.ofSeconds(10))).as("%d waiting", n).isTrue();

@@ -2,11 +2,11 @@ package io.ossgw.nfs.v3;
 
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.DirEntry;
-import io.ossgw.core.vfs.DirListing;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.fs.DirCursors;
+import io.ossgw.nfs.fs.DirStream;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.nfs.xdr.READDIR3args;
 import io.ossgw.nfs.xdr.READDIR3res;
@@ -20,8 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * READDIR and READDIRPLUS (RFC 1813 §3.3.16, §3.3.17) over the engine's listing (ListObjectsV2 pages, cached).
- * Positions come from {@link DirCursors}; READDIRPLUS takes every entry's attributes from the listing (no HEAD per
+ * READDIR and READDIRPLUS (RFC 1813 §3.3.16, §3.3.17) over the engine's paged listing (ListObjectsV2 pages; a
+ * reply reads only the pages it needs, {@link DirStream}). Positions come from {@link DirCursors}; READDIRPLUS takes every entry's attributes from the listing (no HEAD per
  * entry) and gives each a handle. Replies hold as many entries as fit in the client's count/maxcount, capped at
  * {@link Nfs3Limits#maxReaddirReply()}; dircount is not used to cut pages (as knfsd does).
  */
@@ -32,8 +32,8 @@ final class DirProcs {
     this.s = s;
   }
 
-  /** The directory, checked and listed, and where the page starts. */
-  private record Listing(Target dir, FileAttr attr, fattr3 attrs, List<DirEntry> entries, DirCursors.Page page) {}
+  /** The directory, checked, where the page starts, and its entries from there. */
+  private record Listing(Target dir, FileAttr attr, fattr3 attrs, DirStream entries, DirCursors.Page page) {}
 
   private Listing list(Call c, Target dir, long cookie, long verifier) {
     FileAttr da = s.stat(dir);
@@ -45,9 +45,9 @@ final class DirProcs {
       if (!Permissions.allowed(da, c.caller(dir.export()), Permissions.R)) {
         throw new NfsError(nfsstat3.NFS3ERR_ACCES, "read permission on " + dir.path());
       }
-      DirListing l = dir.fs().readdir(dir.path());
-      DirCursors.Page page = s.cursors.start(dir.export().id(), dir.fileid(), cookie, verifier, l.entries());
-      return new Listing(dir, da, attrs, l.entries(), page);
+      DirCursors.Page page = s.cursors.start(dir.export().id(), dir.fileid(), cookie, verifier);
+      DirStream entries = new DirStream(dir.fs(), dir.path(), page.after, page.skip);
+      return new Listing(dir, da, attrs, entries, page);
     } catch (FsException e) {
       throw new Failed(Status.of(e.errno()), attrs);
     } catch (NfsError e) {
@@ -85,8 +85,7 @@ final class DirProcs {
         out.add(new entry3(d.target.fileid(), d.name, d.cookie));
       }
       if (eof) {
-        for (int i = p.startIndex; i < l.entries().size(); i++) {
-          DirEntry e = l.entries().get(i);
+        for (DirEntry e; (e = l.entries().peek()) != null; l.entries().next()) {
           int size = entry3.size(e.name());
           if (used + size > max) {
             eof = false;
@@ -94,14 +93,17 @@ final class DirProcs {
           }
           used += size;
           String path = VPaths.child(dir.path(), e.name());
-          long fileid = s.table.idOf(dir.export().id(), path, e.attr().ino())[0];
-          out.add(new entry3(fileid, e.name(), p.cookieOf(e.name())));
+          long fileid = s.table.numberIfFirstSeen(dir.export().id(), path, e.attr().ino()); // no handle: not recorded
+          out.add(new entry3(fileid, e.name(), p.cookieOf(e.position())));
         }
       }
       if (out.isEmpty() && !eof) {
         return READDIR3res.fail(nfsstat3.NFS3ERR_TOOSMALL, l.attrs());
       }
+      p.end();
       return new READDIR3res(nfsstat3.NFS3_OK, l.attrs(), p.verifier, out, eof);
+    } catch (FsException e) {
+      return READDIR3res.fail(Status.of(e.errno()), null); // a later page of the listing failed (EIO)
     } catch (Failed f) {
       return READDIR3res.fail(f.status, f.attrs);
     } catch (NfsError e) {
@@ -129,8 +131,7 @@ final class DirProcs {
             s.handleOf(dir.export(), d.target.path(), d.attr)));
       }
       if (eof) {
-        for (int i = p.startIndex; i < l.entries().size(); i++) {
-          DirEntry e = l.entries().get(i);
+        for (DirEntry e; (e = l.entries().peek()) != null; l.entries().next()) {
           int size = entryplus3.size(e.name(), FileHandles.LENGTH);
           if (used + size > max) {
             eof = false;
@@ -139,14 +140,17 @@ final class DirProcs {
           used += size;
           String path = VPaths.child(dir.path(), e.name());
           Target t = s.targetOf(dir.export(), path, e.attr());
-          out.add(new entryplus3(t.fileid(), e.name(), p.cookieOf(e.name()), s.fattr(t, e.attr()),
+          out.add(new entryplus3(t.fileid(), e.name(), p.cookieOf(e.position()), s.fattr(t, e.attr()),
               s.handleOf(dir.export(), path, e.attr())));
         }
       }
       if (out.isEmpty() && !eof) {
         return READDIRPLUS3res.fail(nfsstat3.NFS3ERR_TOOSMALL, l.attrs());
       }
+      p.end();
       return new READDIRPLUS3res(nfsstat3.NFS3_OK, l.attrs(), p.verifier, out, eof);
+    } catch (FsException e) {
+      return READDIRPLUS3res.fail(Status.of(e.errno()), null); // a later page of the listing failed (EIO)
     } catch (Failed f) {
       return READDIRPLUS3res.fail(f.status, f.attrs);
     } catch (NfsError e) {

@@ -11,8 +11,8 @@ import java.time.Duration;
  * @param maxReaddirReply largest READDIR/READDIRPLUS reply built, bytes, whatever the client asks
  * @param openIdle idle time after which an open file is released (and its unsaved data uploaded)
  * @param maxFailedReleases failed uploads of an idle file before its data is given up
- * @param cursorNames names remembered by READDIR sessions in total
+ * @param cursorBytes heap the READDIR sessions' remembered positions may hold in total, bytes
  * @param cursorIdle lifetime of an unused READDIR session
  */
 public record Nfs3Limits(int rtmax, int wtmax, int dtpref, int maxReaddirReply, Duration openIdle, int maxFailedReleases,
-    long cursorNames, Duration cursorIdle) {}
+    long cursorBytes, Duration cursorIdle) {}

@@ -37,7 +37,7 @@ final class NfsState {
     this.limits = limits;
     this.open = open;
     this.writeVerifier = writeVerifier;
-    this.cursors = new DirCursors(limits.cursorNames(), limits.cursorIdle());
+    this.cursors = new DirCursors(limits.cursorBytes(), limits.cursorIdle());
   }
 
   /** The writeverf3 of WRITE and COMMIT replies: random per start, so it changes when the server restarts. */

@@ -6,6 +6,7 @@ import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.fs.DirCursors;
+import io.ossgw.nfs.fs.DirStream;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.v4.xdr.READDIR4args;
@@ -21,8 +22,9 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * READDIR (RFC 8881 §18.23) of the current filehandle's directory, over the engine's listing (ListObjectsV2 pages,
- * cached) exactly as v3 READDIRPLUS: each entry's attributes come from the listing, no HEAD per entry.
+ * READDIR (RFC 8881 §18.23) of the current filehandle's directory, over the engine's paged listing (ListObjectsV2
+ * pages; a reply reads only the pages it needs, {@link DirStream}) exactly as v3 READDIRPLUS: each entry's attributes
+ * come from the listing, no HEAD per entry.
  *
  * <p>Cookies: 0 starts a listing; 1 and 2 are reserved (RFC 8881 §18.23.3: never handed out, NFS4ERR_BAD_COOKIE when
  * sent, as knfsd answers), so entries are numbered from 3. Positions are v3's ({@link DirCursors}): the cookie
@@ -77,27 +79,27 @@ final class ReaddirOp implements Operation<READDIR4args> {
     if (!Permissions.allowed(da, ctx.fhs().caller(ctx.peer, dir), Permissions.R)) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_ACCESS, "read permission on " + dir.path());
     }
-    List<DirEntry> listing;
+    DirCursors.Page cursor = ctx.server.cursors.start(dir.export().id(), dir.fileid(), a.cookie(), a.cookieverf());
+    boolean eof = true;
     try {
-      listing = dir.fs().readdir(dir.path()).entries();
+      DirStream listing = new DirStream(dir.fs(), dir.path(), cursor.after, cursor.skip);
+      for (DirEntry e; (e = listing.peek()) != null; listing.next()) {
+        String path = VPaths.child(dir.path(), e.name());
+        FileAttr ea = e.attr();
+        fattr4 attrs = attrs(ctx, a.attrRequest(), () -> ctx.fhs().target(dir.export(), path, ea), ea);
+        byte[] name = e.name().getBytes(StandardCharsets.UTF_8);
+        if (!page.fits(name, attrs)) {
+          eof = false;
+          break;
+        }
+        page.add(new entry4(cursor.cookieOf(e.position()), name, attrs));
+      }
     } catch (FsException e) {
       throw V4Status.error(e);
     }
-    DirCursors.Page cursor = ctx.server.cursors.start(dir.export().id(), dir.fileid(), a.cookie(), a.cookieverf(),
-        listing);
-    boolean eof = true;
-    for (int i = cursor.startIndex; i < listing.size(); i++) {
-      DirEntry e = listing.get(i);
-      String path = VPaths.child(dir.path(), e.name());
-      fattr4 attrs = attrs(ctx, a.attrRequest(), () -> ctx.fhs().target(dir.export(), path, e.attr()), e.attr());
-      byte[] name = e.name().getBytes(StandardCharsets.UTF_8);
-      if (!page.fits(name, attrs)) {
-        eof = false;
-        break;
-      }
-      page.add(new entry4(cursor.cookieOf(e.name()), name, attrs));
-    }
-    return page.result(cursor.verifier, eof);
+    READDIR4resok r = page.result(cursor.verifier, eof);
+    cursor.end();
+    return r;
   }
 
   /** READDIR of a pseudo directory: the children the peer sees, in name order. */

@@ -31,8 +31,8 @@ public final class ServerState {
   final V4Handles fhs;
   /** The fattr4 codec (null without exports). */
   final Fattr4 attrs;
-  /** READDIR positions, bounded as v3's (NfsServer's Nfs3Limits: 2,000,000 names, 10 minutes idle). */
-  final DirCursors cursors = new DirCursors(2_000_000, Duration.ofMinutes(10));
+  /** READDIR positions, bounded as v3's (NfsServer's Nfs3Limits: 8 MB of positions, 10 minutes idle). */
+  final DirCursors cursors = new DirCursors(8L << 20, Duration.ofMinutes(10));
   /** Open and lock stateids (RFC 8881 §8.2). */
   final StateTable states = new StateTable();
   /** The open handles NFSv3 shares (null without exports). */

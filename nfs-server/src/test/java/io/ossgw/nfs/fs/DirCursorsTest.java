@@ -2,72 +2,91 @@ package io.ossgw.nfs.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ossgw.core.vfs.DirEntry;
-import io.ossgw.core.vfs.FileAttr;
-import io.ossgw.core.vfs.FileType;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** READDIR positions over listings that change between pages. */
+/** READDIR positions: cookies, resumption across replies, re-reads, unknown verifiers, old cookies of huge listings. */
 class DirCursorsTest {
-  static List<DirEntry> listing(List<String> names) {
-    Instant n = Instant.now();
-    FileAttr a = new FileAttr(9, FileType.REGULAR, 0644, 0, 0, 0, n, n, n, null);
-    List<String> sorted = new ArrayList<>(names);
-    sorted.sort(DirCursors::compare);
-    return sorted.stream().map(s -> new DirEntry(s, a)).toList();
-  }
-
-  /** Reads one page of {@code n} real entries, returning the names and the last cookie. */
-  static List<String> page(DirCursors.Page p, List<DirEntry> l, int n, long[] lastCookie) {
-    List<String> out = new ArrayList<>();
-    for (int i = p.startIndex; i < l.size() && out.size() < n; i++) {
-      lastCookie[0] = p.cookieOf(l.get(i).name());
-      out.add(l.get(i).name());
+  /** Hands out the positions p{from}..p{to-1} in one reply; returns the last cookie. */
+  private static long reply(DirCursors.Page p, int from, int to) {
+    long cookie = 0;
+    for (int i = from; i < to; i++) {
+      cookie = p.cookieOf(String.format("p%07d", i));
     }
-    return out;
+    p.end();
+    return cookie;
   }
 
   @Test
-  void resumesAfterTheLastNameWhateverChanged() {
-    DirCursors c = new DirCursors(1000, Duration.ofMinutes(1));
-    List<String> names = new ArrayList<>(List.of("a", "b", "c", "d", "e", "f"));
-    List<DirEntry> l = listing(names);
-    DirCursors.Page p = c.start(1, 2, 0, 0, l);
+  void aReplyResumesAfterThePositionOfTheLastCookie() {
+    DirCursors c = new DirCursors(1 << 20, Duration.ofMinutes(1));
+    DirCursors.Page p = c.start(1, 2, 0, 0);
     assertThat(p.startCookie).isEqualTo(DirCursors.DOT);
-    long[] cookie = {0};
-    assertThat(page(p, l, 3, cookie)).containsExactly("a", "b", "c");
-    // "b" removed, "bb" and "cc" added before the next page
-    names.remove("b");
-    names.add("bb");
-    names.add("cc");
-    List<DirEntry> l2 = listing(names);
-    DirCursors.Page p2 = c.start(1, 2, cookie[0], p.verifier, l2);
+    assertThat(p.after).isNull();
+    long last = reply(p, 0, 3);
+    assertThat(last).isEqualTo(DirCursors.FIRST + 2);
+    DirCursors.Page p2 = c.start(1, 2, last, p.verifier);
     assertThat(p2.verifier).isEqualTo(p.verifier);
-    assertThat(page(p2, l2, 10, cookie)).containsExactly("cc", "d", "e", "f");
-    // asking the same page again gives the same cookies
-    DirCursors.Page again = c.start(1, 2, DirCursors.DOTDOT, p.verifier, l2);
-    long[] c2 = {0};
-    page(again, l2, 1, c2);
-    assertThat(c2[0]).isEqualTo(3);
+    assertThat(p2.after).isEqualTo("p0000002");
+    assertThat(p2.skip).isZero();
+    assertThat(p2.cookieOf("p0000003")).isEqualTo(DirCursors.FIRST + 3);
+    reply(p2, 4, 7);
+    // any cookie of the last reply resumes exactly (a client re-reading part of it)
+    DirCursors.Page mid = c.start(1, 2, DirCursors.FIRST + 4, p.verifier);
+    assertThat(mid.after).isEqualTo("p0000004");
+    assertThat(mid.skip).isZero();
+    mid.end();
+    // one of an earlier reply from the checkpoint before it (every 256th entry, the first included)
+    DirCursors.Page older = c.start(1, 2, DirCursors.FIRST + 1, p.verifier);
+    assertThat(older.after).isEqualTo("p0000000");
+    assertThat(older.skip).isEqualTo(1);
+    // asking the first entries again gives the same cookies
+    DirCursors.Page again = c.start(1, 2, DirCursors.DOTDOT, p.verifier);
+    assertThat(again.after).isNull();
+    assertThat(again.cookieOf("p0000000")).isEqualTo(DirCursors.FIRST);
   }
 
   @Test
   void anUnknownVerifierContinuesByPosition() {
-    DirCursors c = new DirCursors(1000, Duration.ofMinutes(1));
-    List<DirEntry> l = listing(List.of("a", "b", "c", "d"));
-    DirCursors.Page p = c.start(1, 2, 4, 0xdeadbeefL, l); // cookie 4 = after the 2nd name
-    assertThat(p.startIndex).isEqualTo(2);
+    DirCursors c = new DirCursors(1 << 20, Duration.ofMinutes(1));
+    DirCursors.Page p = c.start(1, 2, 4, 0xdeadbeefL); // cookie 4 = after the 2nd entry
+    assertThat(p.after).isNull();
+    assertThat(p.skip).isEqualTo(2);
     assertThat(p.verifier).isNotEqualTo(0xdeadbeefL);
-    long[] cookie = {0};
-    assertThat(page(p, l, 10, cookie)).containsExactly("c", "d");
+    assertThat(p.cookieOf("c")).isEqualTo(DirCursors.FIRST + 2);
+    p.end();
     // a verifier of another directory is not used
-    DirCursors.Page other = c.start(1, 3, 4, p.verifier, l);
+    DirCursors.Page other = c.start(1, 3, 4, p.verifier);
     assertThat(other.verifier).isNotEqualTo(p.verifier);
+  }
+
+  /**
+   * A session of a huge listing keeps the last reply and thinned checkpoints, not every position: a cookie from long
+   * ago resumes after the checkpoint before it and skips the entries in between.
+   */
+  @Test
+  void aHugeListingKeepsBoundedCheckpointsAndOldCookiesResumeFromThem() {
+    DirCursors c = new DirCursors(1 << 20, Duration.ofMinutes(1));
+    DirCursors.Page p = c.start(1, 2, 0, 0);
+    long verifier = p.verifier;
+    long last = reply(p, 0, 50);
+    for (int from = 50; from < 300_000; from += 50) {
+      DirCursors.Page next = c.start(1, 2, last, verifier);
+      assertThat(next.after).isEqualTo(String.format("p%07d", from - 1));
+      last = reply(next, from, from + 50);
+    }
+    // the last reply's cookies are exact
+    DirCursors.Page recent = c.start(1, 2, DirCursors.FIRST + 299_990, verifier);
+    assertThat(recent.after).isEqualTo("p0299990");
+    assertThat(recent.skip).isZero();
+    DirCursors.Page old = c.start(1, 2, DirCursors.FIRST + 123_456, verifier);
+    assertThat(old.verifier).isEqualTo(verifier);
+    long checkpoint = Long.parseLong(old.after.substring(1));
+    assertThat(checkpoint % 256).isZero();
+    // at most 1,024 checkpoints over 300,000 entries, evenly spaced: one every 512 entries
+    assertThat(checkpoint).isLessThanOrEqualTo(123_456).isGreaterThan(123_456 - 2 * 300_000 / DirCursors.MAX_CHECKPOINTS);
+    assertThat(checkpoint + old.skip).isEqualTo(123_456);
+    assertThat(old.cookieOf("whatever")).isEqualTo(DirCursors.FIRST + 123_457);
   }
 
   @Test
@@ -77,13 +96,7 @@ class DirCursorsTest {
     String astral = new String(Character.toChars(0x1f600));
     assertThat(DirCursors.compare(bmp, astral)).isNegative();
     assertThat(bmp.compareTo(astral)).isPositive();
-    List<DirEntry> l = listing(List.of(astral, bmp, "a"));
-    assertThat(l.stream().map(DirEntry::name)).containsExactly("a", bmp, astral);
-    assertThat(DirCursors.after(l, bmp)).isEqualTo(2);
-    assertThat(DirCursors.after(l, "0")).isZero();
-    assertThat(DirCursors.after(l, "zz")).as("ASCII sorts before U+FF5E").isEqualTo(1);
-    assertThat(DirCursors.after(l, astral)).isEqualTo(3);
-    assertThat(l.stream().map(DirEntry::name).sorted(Comparator.naturalOrder()).toList()).isNotEqualTo(
-        l.stream().map(DirEntry::name).toList());
+    assertThat(DirCursors.compare("zz", bmp)).isNegative();
+    assertThat(DirCursors.compare("a-b", "a/")).as("'-' sorts before '/'").isNegative();
   }
 }

@@ -1,0 +1,464 @@
+package io.ossgw.core.engine;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ossgw.core.cache.DirCache;
+import io.ossgw.core.cache.DirState;
+import io.ossgw.core.cache.ListingWindow;
+import io.ossgw.core.cache.ListingWindow.Chunk;
+import io.ossgw.core.cache.MetaStore;
+import io.ossgw.core.cache.MetadataCache;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.meta.Node;
+import io.ossgw.core.meta.Origin;
+import io.ossgw.core.meta.PosixMeta;
+import io.ossgw.core.namespace.KeyMapper;
+import io.ossgw.core.namespace.VPaths;
+import io.ossgw.core.store.ListPage;
+import io.ossgw.core.store.ListedObject;
+import io.ossgw.core.store.ObjectInfo;
+import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.vfs.DirEntry;
+import io.ossgw.core.vfs.DirPage;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FsException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Directory listings, page by page (issue 21): {@link #page} answers a paged readdir from the cached whole listing of
+ * a directory small enough to keep ({@link DirCache}), else from the {@link ListingWindow} of ListObjectsV2 pages of a
+ * big one, fetching the page that follows with the continuation token (or, after the window dropped it, with {@code
+ * start-after} the resume position). Nothing holds a big directory whole: memory follows the window, not the directory.
+ *
+ * <p>Requests: ceil(n / 1000) ListObjectsV2 pages per listing of n entries (the first listing of a directory tries to
+ * keep it whole and stops fetching once it weighs more than its share, handing the pages fetched so far to the window,
+ * so a big directory costs no extra page), plus the HEADs of {@link ParallelHeads} for objects whose metadata was never
+ * seen (none with {@code readdir_optimize}), one page at a time.
+ *
+ * <p>Names the gateway cannot show (SEMANTICS.md "Names the gateway cannot show") are left out and logged once per
+ * directory: empty components ({@code a//b}), {@code .} and {@code ..}, components over 255 bytes, and a file {@code x}
+ * beside a directory {@code x/} (the directory wins, as in ossfs's listings, so {@code x/child} stays reachable).
+ */
+final class Lister {
+  private static final System.Logger LOG = System.getLogger(Lister.class.getName());
+
+  private final EngineConfig config;
+  private final ObjectStore store;
+  private final KeyMapper keys;
+  private final PosixMeta posix;
+  private final MetadataCache stat;
+  private final DirCache dirs;
+  private final ListingWindow window;
+  private final long wholeDirBytes;
+  private final MetaStore metaStore;
+  private final OpenFiles openFiles;
+  private final ParallelHeads heads;
+  private final Cache<String, Boolean> logged = Caffeine.newBuilder().maximumSize(10_000).build();
+
+  Lister(EngineConfig config, ObjectStore store, KeyMapper keys, PosixMeta posix, MetadataCache stat, DirCache dirs,
+      ListingWindow window, long wholeDirBytes, MetaStore metaStore, OpenFiles openFiles, ParallelHeads heads) {
+    this.config = config;
+    this.store = store;
+    this.keys = keys;
+    this.posix = posix;
+    this.stat = stat;
+    this.dirs = dirs;
+    this.window = window;
+    this.wholeDirBytes = wholeDirBytes;
+    this.metaStore = metaStore;
+    this.openFiles = openFiles;
+    this.heads = heads;
+  }
+
+  /**
+   * One page of a directory listing ({@link io.ossgw.core.vfs.VirtualFileSystem#readdir(String, String, int)}).
+   *
+   * @throws FsException ENOENT, ENOTDIR (checked when a listing starts), EIO
+   */
+  DirPage page(Namespace ns, String dirPath, String after, int max) {
+    Optional<DirState> cached = dirs.get(dirPath);
+    if (cached.isPresent()) {
+      return fromState(dirPath, cached.get(), after, max);
+    }
+    if (after == null) {
+      Node dir = ns.resolve(dirPath);
+      if (!dir.isDirectory() && !directoryBeside(dirPath)) {
+        throw new FsException(Errno.ENOTDIR, dirPath);
+      }
+      if (dirs.enabled() && window.covering(dirPath, "") == null) { // else known big: its pages are at hand
+        DirState whole = listWhole(ns, dirPath);
+        if (whole != null) {
+          dirs.put(dirPath, whole);
+          return fromState(dirPath, whole, null, max);
+        }
+      }
+    }
+    return stream(ns, dirPath, after == null ? "" : after, max);
+  }
+
+  private DirPage fromState(String dirPath, DirState s, String after, int max) {
+    NavigableMap<String, Node> tail = after == null ? s.children() : s.children().tailMap(after, false);
+    List<DirEntry> out = new ArrayList<>(Math.min(max, Math.max(tail.size(), 1)));
+    Iterator<Map.Entry<String, Node>> it = tail.entrySet().iterator();
+    while (out.size() < max && it.hasNext()) {
+      Map.Entry<String, Node> e = it.next();
+      out.add(entry(dirPath, e.getKey(), e.getValue()));
+    }
+    return new DirPage(out, !it.hasNext());
+  }
+
+  private DirPage stream(Namespace ns, String dirPath, String after, int max) {
+    String dirKey = keys.dirKey(dirPath);
+    List<DirEntry> out = new ArrayList<>(Math.min(max, 1024));
+    String pos = after;
+    Chunk c = window.covering(dirPath, pos);
+    if (c == null) {
+      c = fetchInto(ns, dirPath, dirKey, pos, null);
+    }
+    while (true) {
+      int i = c.firstAfter(pos);
+      for (; i < c.size() && out.size() < max; i++) {
+        if (c.undecided(i) && hiddenByNextPage(ns, dirPath, dirKey, c, c.position(i))) {
+          continue;
+        }
+        out.add(entry(dirPath, c.position(i), c.node(i)));
+      }
+      if (i < c.size()) {
+        return new DirPage(out, false);
+      }
+      if (c.eof()) {
+        return new DirPage(out, true);
+      }
+      if (out.size() >= max) {
+        return new DirPage(out, false);
+      }
+      pos = c.to();
+      Chunk next = window.covering(dirPath, pos);
+      c = next != null ? next : fetchInto(ns, dirPath, dirKey, pos, c.nextToken());
+    }
+  }
+
+  /**
+   * Whether a directory {@code x/} hides the file {@code x} at the end of chunk {@code c}: the next page (which the
+   * listing needs anyway) holds {@code x/} if it exists, unless {@code x/} lies beyond that page too (only when a
+   * whole page of names starts with {@code x} and a character below {@code '/'}), which one ListObjectsV2 asks.
+   */
+  private boolean hiddenByNextPage(Namespace ns, String dirPath, String dirKey, Chunk c, String file) {
+    Chunk next = window.covering(dirPath, c.to());
+    if (next == null) {
+      next = fetchInto(ns, dirPath, dirKey, c.to(), c.nextToken());
+    }
+    String dir = file + "/";
+    if (next.spans(dir)) {
+      return next.indexOf(dir) >= 0;
+    }
+    try {
+      return hasChildren(dirKey + dir);
+    } catch (StoreException e) {
+      throw Errors.toFs(e, dirPath);
+    }
+  }
+
+  private Chunk fetchInto(Namespace ns, String dirPath, String dirKey, String from, String token) {
+    Chunk c = fetch(ns, dirPath, dirKey, from, token);
+    window.put(dirPath, c);
+    return c;
+  }
+
+  /**
+   * The whole listing of a directory if it weighs at most its share, else null once it is known to weigh more; the
+   * pages fetched until then go to the window, where the paged readdir continues from them.
+   */
+  private DirState listWhole(Namespace ns, String dirPath) {
+    String dirKey = keys.dirKey(dirPath);
+    long t0 = stat.now();
+    List<Chunk> got = new ArrayList<>();
+    long weight = 0;
+    String from = "";
+    String token = null;
+    while (true) {
+      Chunk c = fetch(ns, dirPath, dirKey, from, token);
+      got.add(c);
+      weight += c.weight();
+      if (c.eof()) {
+        break;
+      }
+      if (weight > wholeDirBytes) {
+        for (int i = got.size() - 1; i >= 0; i--) {
+          window.put(dirPath, got.get(i)); // the first page last: the most recently used, the last one evicted
+        }
+        return null;
+      }
+      from = c.to();
+      token = c.nextToken();
+    }
+    Map<String, Node> all = new HashMap<>();
+    for (Chunk c : got) {
+      for (int i = 0; i < c.size(); i++) {
+        all.put(c.position(i), c.node(i));
+      }
+    }
+    Hidden hidden = new Hidden();
+    for (Chunk c : got) {
+      for (String file : c.undecidedFiles()) { // a file at the end of a page, and its directory on the next
+        if (all.containsKey(file + "/")) {
+          all.remove(file);
+          hidden.add(hiddenFile(dirKey, file));
+          stat.invalidate(VPaths.child(dirPath, file));
+        }
+      }
+    }
+    logHidden(dirPath, hidden);
+    return new DirState(all, t0);
+  }
+
+  private DirEntry entry(String dirPath, String position, Node node) {
+    String name = DirState.nameOf(position, node);
+    Node local = openFiles.nodeOf(VPaths.child(dirPath, name));
+    return new DirEntry(name, (local != null ? local : node).attr(), position);
+  }
+
+  /** What a page left out, for the once-per-directory log line. */
+  private static final class Hidden {
+    int count;
+    final List<String> examples = new ArrayList<>(3);
+
+    void add(String what) {
+      count++;
+      if (examples.size() < 3) {
+        examples.add(what);
+      }
+    }
+  }
+
+  /**
+   * One chunk: the entries of one ListObjectsV2 page after {@code from} (more pages only while they hold no key at
+   * all), each with its attributes from the listing, the metadata store, the stat cache or a HEAD.
+   */
+  Chunk fetch(Namespace ns, String dirPath, String dirKey, String from, String token) {
+    long t0 = stat.now();
+    TreeMap<String, Node> entries = new TreeMap<>(DirPage::compare);
+    Hidden hidden = new Hidden();
+    String last = from;
+    boolean eof;
+    try {
+      do {
+        String startAfter = token == null && !from.isEmpty() ? dirKey + from : null;
+        ListPage page = store.listObjectsV2(dirKey, "/", token, startAfter, config.listMaxKeys());
+        for (ListedObject o : page.objects()) {
+          String pos = o.key().substring(dirKey.length());
+          last = later(last, pos);
+          if (!pos.isEmpty() && DirPage.compare(pos, from) > 0) { // "": the directory's own marker
+            addObject(ns, entries, hidden, dirKey, pos, o, t0);
+          }
+        }
+        for (String p : page.commonPrefixes()) {
+          String pos = p.substring(dirKey.length());
+          last = later(last, pos);
+          if (DirPage.compare(pos, from) > 0) { // a resumed page may return the prefix it resumed after
+            addPrefix(ns, entries, hidden, dirKey, pos, p);
+          }
+        }
+        token = page.nextContinuationToken();
+        eof = !page.truncated() || token == null;
+      } while (!eof && last.equals(from));
+      resolveClashes(dirPath, dirKey, entries, hidden, from);
+    } catch (StoreException e) {
+      throw Errors.toFs(e, dirPath);
+    }
+    String[] positions = entries.keySet().toArray(new String[0]);
+    Node[] nodes = entries.values().toArray(new Node[0]);
+    String[] names = new String[positions.length];
+    for (int i = 0; i < positions.length; i++) {
+      names[i] = DirState.nameOf(positions[i], nodes[i]);
+    }
+    heads.completeAll(dirPath, names, nodes, ns);
+    List<Map.Entry<String, Node>> pending = openFiles.pendingIn(dirPath);
+    if (!pending.isEmpty() || hasNull(nodes)) {
+      TreeMap<String, Node> kept = new TreeMap<>(DirPage::compare);
+      for (int i = 0; i < positions.length; i++) {
+        if (nodes[i] != null) {
+          kept.put(positions[i], nodes[i]);
+        }
+      }
+      for (Map.Entry<String, Node> p : pending) {
+        String pos = DirState.positionOf(p.getKey(), p.getValue());
+        if (DirPage.compare(pos, from) > 0 && (eof || DirPage.compare(pos, last) <= 0)) {
+          kept.put(pos, p.getValue()); // a file being written and not yet in OSS (or newer here than there)
+        }
+      }
+      positions = kept.keySet().toArray(new String[0]);
+      nodes = kept.values().toArray(new Node[0]);
+    }
+    logHidden(dirPath, hidden);
+    List<String> undecided = new ArrayList<>(1);
+    if (!eof) {
+      for (int i = 0; i < positions.length; i++) {
+        if (!positions[i].endsWith("/") && nodes[i].origin() != Origin.IMPLICIT_DIR
+            && DirPage.compare(positions[i] + "/", last) > 0) {
+          undecided.add(positions[i]);
+        }
+      }
+    }
+    return new Chunk(from, last, positions, nodes, eof ? null : token, eof, undecided.toArray(new String[0]));
+  }
+
+  private void logHidden(String dirPath, Hidden hidden) {
+    if (hidden.count > 0 && logged.asMap().putIfAbsent(dirPath, Boolean.TRUE) == null) {
+      LOG.log(System.Logger.Level.WARNING, "directory " + dirPath + ": " + hidden.count + " object name(s) cannot be"
+          + " shown and are left out of its listing (SEMANTICS.md \"Names the gateway cannot show\"), e.g. "
+          + String.join("; ", hidden.examples) + (hidden.count > hidden.examples.size() ? "; ..." : "")
+          + " (logged once per directory)");
+    }
+  }
+
+  private static String hiddenFile(String dirKey, String file) {
+    return "file '" + dirKey + file + "' (a directory '" + dirKey + file + "/' has its name and is shown)";
+  }
+
+  private static boolean hasNull(Node[] nodes) {
+    for (Node n : nodes) {
+      if (n == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String later(String a, String b) {
+    return DirPage.compare(a, b) >= 0 ? a : b;
+  }
+
+  private void addObject(Namespace ns, TreeMap<String, Node> entries, Hidden hidden, String dirKey, String pos,
+      ListedObject o, long listedAt) {
+    if (config.compatDirs() && pos.endsWith(DirState.FOLDER_SUFFIX)) {
+      String dn = pos.substring(0, pos.length() - DirState.FOLDER_SUFFIX.length());
+      if (validName(dn)) {
+        entries.put(pos, ns.implicitDir(dirKey + dn + "/"));
+      } else {
+        hidden.add("'" + o.key() + "' (" + why(dn) + ")");
+      }
+      return;
+    }
+    if (!validName(pos)) {
+      hidden.add("'" + o.key() + "' (" + why(pos) + ")");
+      return;
+    }
+    String path = keys.pathOf(o.key());
+    Optional<MetadataCache.Entry> cached = stat.get(path);
+    if (cached.isPresent() && !cached.get().negative()) {
+      Node c = cached.get().node();
+      if ((o.etag() != null && o.etag().equalsIgnoreCase(c.attr().etag())) || cached.get().loadedAtNanos() > listedAt) {
+        entries.put(pos, c); // same version, or learnt after this LIST began: a listing never overwrites it
+        return;
+      }
+      stat.invalidate(path); // the object changed since it was cached: revalidated by ETag, like ossfs's readdir
+    }
+    ObjectInfo known = metaStore.validated(o);
+    entries.put(pos, known != null ? ns.fromHead(o.key(), known)
+        : new Node(posix.fromListing(o), Origin.FILE, o.key(), o.objectType(), null, null, null, o.lastModified(), -1));
+  }
+
+  private void addPrefix(Namespace ns, TreeMap<String, Node> entries, Hidden hidden, String dirKey, String pos, String prefix) {
+    String name = pos.substring(0, pos.length() - 1);
+    if (!validName(name)) {
+      hidden.add("objects under '" + prefix + "' (" + why(name) + ")");
+      return;
+    }
+    Optional<MetadataCache.Entry> cached = stat.get(keys.pathOf(prefix));
+    if (cached.isPresent() && !cached.get().negative() && cached.get().node().isDirectory()) {
+      entries.put(pos, cached.get().node());
+      return;
+    }
+    entries.put(pos, ns.prefixDir(prefix));
+  }
+
+  /**
+   * One entry per name: a directory ({@code x/}) hides a file {@code x} (ossfs's listings show the directory, and
+   * {@code x/child} stays reachable); an old-style {@code x_$folder$} shows only when neither exists. A file whose
+   * directory form lies after this page is settled by the next page ({@link Chunk#undecided}); for an old-style
+   * directory whose other forms lie before this page, one ListObjectsV2 {@code max-keys=1} or HeadObject asks (only
+   * with {@code x_$folder$} objects at a page boundary).
+   */
+  private void resolveClashes(String dirPath, String dirKey, TreeMap<String, Node> entries, Hidden hidden, String from) {
+    List<String> drop = new ArrayList<>();
+    for (Map.Entry<String, Node> e : entries.entrySet()) {
+      String pos = e.getKey();
+      Node n = e.getValue();
+      if (pos.endsWith("/")) {
+        continue;
+      }
+      if (n.origin() == Origin.IMPLICIT_DIR && pos.endsWith(DirState.FOLDER_SUFFIX)) {
+        String name = DirState.nameOf(pos, n);
+        boolean shadowed = entries.containsKey(name + "/") || entries.containsKey(name)
+            || (DirPage.compare(name + "/", from) <= 0 && hasChildren(dirKey + name + "/"))
+            || (DirPage.compare(name, from) <= 0 && exists(dirKey + name));
+        if (shadowed) {
+          drop.add(pos);
+        }
+        continue;
+      }
+      if (entries.containsKey(pos + "/")) { // beyond this page: Chunk.undecided, settled by the next page
+        drop.add(pos);
+        hidden.add(hiddenFile(dirKey, pos));
+        stat.invalidate(VPaths.child(dirPath, pos)); // a lookup answers from the listing: the directory
+      }
+    }
+    drop.forEach(entries::remove);
+  }
+
+  /**
+   * Whether a name a cold lookup took for a file also has a directory {@code name/}, which its parent's listing shows
+   * instead (a client that listed the parent lists the directory): one ListObjectsV2 {@code max-keys=1}, only when a
+   * listing is asked of a file.
+   */
+  private boolean directoryBeside(String path) {
+    String dirKey = keys.dirKeyOrNull(path);
+    try {
+      return dirKey != null && hasChildren(dirKey);
+    } catch (StoreException e) {
+      throw Errors.toFs(e, path);
+    }
+  }
+
+  private boolean hasChildren(String prefix) {
+    ListPage p = store.listObjectsV2(prefix, "/", null, null, 1);
+    return !p.objects().isEmpty() || !p.commonPrefixes().isEmpty();
+  }
+
+  private boolean exists(String key) {
+    try {
+      store.headObject(key);
+      return true;
+    } catch (StoreException e) {
+      if (e.isNotFound()) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  static boolean validName(String name) {
+    return !name.isEmpty() && name.indexOf('/') < 0 && !".".equals(name) && !"..".equals(name)
+        && name.getBytes(StandardCharsets.UTF_8).length <= VPaths.NAME_MAX;
+  }
+
+  private static String why(String name) {
+    if (name.isEmpty() || name.indexOf('/') >= 0) {
+      return "empty path component";
+    }
+    if (".".equals(name) || "..".equals(name)) {
+      return "'" + name + "' is not a name";
+    }
+    return "name over " + VPaths.NAME_MAX + " bytes";
+  }
+}

@@ -1,0 +1,496 @@
+"""End-to-end: several `./ossgw serve` processes on one bucket, coordinated through a Valkey (or Redis) server that the
+test starts (ossgw.cluster.*, issue 23 phase 1), with HAProxy in front health-checking /q/health/ready as a Kubernetes
+Service or any TCP balancer would.
+
+Standby mode: only the lease holder is ready, so HAProxy sends every NFS client to it; a SIGKILLed holder is replaced
+after the lease TTL; a paused (SIGSTOP) holder writes nothing once its lease ran out; a holder cut off from the store
+fences itself (readiness DOWN, NFS port closed, "LOST" logged) before the standby takes over. Active mode: a file
+closed through one gateway is read through the other within a second. The timings measured are written to
+`cluster-timings.json` in the test's work directory and logged.
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+
+import pytest
+
+import onc_rpc
+
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, scaled, \
+    slowdown, stop_process, wait_until
+
+VALKEY = shutil.which("valkey-server") or shutil.which("redis-server")
+HAPROXY = shutil.which("haproxy") or (os.path.exists("/usr/sbin/haproxy") and "/usr/sbin/haproxy") or None
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("nfs-ls") is None, reason="libnfs-utils is not installed (.ci/run installs it)"),
+    pytest.mark.skipif(VALKEY is None, reason="valkey-server (or redis-server) is not installed (.ci/run installs it)"),
+    pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (.ci/run installs it)"),
+]
+
+TTL = 5  # seconds: ossgw.cluster.lease-ttl of every test here
+# Where the timings of every run are appended (one JSON object a line), beside the e2e logs
+TIMINGS_LOG = os.environ.get("OSSGW_CLUSTER_TIMINGS", "/tmp/ossgw-cluster-timings.jsonl")
+
+
+def nfs_url(port, path):
+    return f"nfs://127.0.0.1{path}?nfsport={port}&mountport={port}&version=3"
+
+
+NLM_PROGRAM, NLMPROC4_LOCK, NLMPROC4_UNLOCK = 100021, 2, 4
+NLM4_GRANTED, NLM4_DENIED_NOLOCKS = 0, 2
+
+
+def nlm_lock(port, bucket, name, unlock=False):
+    """A raw NLM v4 LOCK (exclusive, non-blocking, whole file) or UNLOCK of /BUCKET/NAME, over the gateway's one NFS
+    port (RFC 1813 appendix II; MOUNT and LOOKUP first for the handle): the nlm4_stats answered."""
+    s = onc_rpc.connect(port)
+    try:
+        accepted, stat, root = onc_rpc.mnt(s, f"/{bucket}")
+        assert accepted and stat == 0 and root, (accepted, stat)
+        fh = onc_rpc.lookup(s, root, name)
+        x = onc_rpc.xdr_string
+        alock = x("testhost") + x(fh) + x(b"4242@testhost") + struct.pack(">iQQ", 4242, 0, 0)
+        if unlock:
+            args, proc = x(b"ck") + alock, NLMPROC4_UNLOCK
+        else:  # cookie, block, exclusive, alock, reclaim, state
+            args, proc = x(b"ck") + struct.pack(">II", 0, 1) + alock + struct.pack(">Ii", 0, 1), NLMPROC4_LOCK
+        # as root, squashed like nfs-cp's root that created the files: the caller may lock (RFC 1813 leaves it open)
+        _xid, accepted, stat, rest = onc_rpc.rpc(s, 7, NLM_PROGRAM, 4, proc, args, cred=onc_rpc.auth_sys(0, 0))
+        assert accepted and stat == 0, (accepted, stat)
+        n = struct.unpack(">I", rest[:4])[0]
+        return struct.unpack(">I", rest[4 + n + (-n % 4):8 + n + (-n % 4)])[0]
+    finally:
+        s.close()
+
+
+def nfs(*args, check=True, timeout=120):
+    r = subprocess.run(list(args), capture_output=True, text=True, timeout=scaled(timeout), stdin=subprocess.DEVNULL)
+    if check:
+        assert r.returncode == 0, f"{args}: {r.stdout} {r.stderr}"
+    return r
+
+
+class Store:
+    """A Valkey/Redis server on a free loopback port, files in `dir`, no persistence (a restart loses everything)."""
+
+    def __init__(self, workdir):
+        self.dir = workdir / "store"
+        self.dir.mkdir()
+        self.port = free_port()
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen([VALKEY, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
+                                      "--save", "", "--appendonly", "no", "--logfile", str(self.dir / "server.log")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        assert wait_until(lambda: port_open(self.port) or self.proc.poll() is not None, 60) and self.proc.poll() is None
+
+    def stop(self):
+        kill_if_running(self.proc)
+
+    @property
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}"
+
+
+def port_open(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+class CutProxy:
+    """A TCP forwarder to the store that can be cut like a network partition: after `cut()` no byte passes either way
+    and new connections hang, but no socket is closed (no RST): the gateway behind it sees only silence."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.cutoff = threading.Event()
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+        self.sockets = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            self.sockets.append(client)
+            if self.cutoff.is_set():
+                continue  # accepted and never served: the connect succeeds, nothing answers
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            self.sockets.append(upstream)
+            threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client), daemon=True).start()
+
+    def _pipe(self, src, dst):
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            if self.cutoff.is_set():
+                continue  # swallowed
+            try:
+                dst.sendall(data)
+            except OSError:
+                return
+
+    def cut(self):
+        self.cutoff.set()
+
+    def close(self):
+        self.listener.close()
+        for s in self.sockets:
+            try:
+                s.close()
+            except OSError:
+                pass
+
+
+class Haproxy:
+    """HAProxy (mode tcp) in front of the gateways' NFS ports, sending clients only to those whose /q/health/ready says
+    200 (checked every 250 ms); the sessions of a gateway marked down are shut, so clients reconnect to the new one."""
+
+    def __init__(self, workdir, replicas):
+        self.port = free_port()
+        cfg = workdir / "haproxy.cfg"
+        servers = "\n".join(f"  server {r.name} 127.0.0.1:{r.nfs_port} check port {r.http_port}" for r in replicas)
+        cfg.write_text(f"""global
+  maxconn 256
+defaults
+  mode tcp
+  timeout connect 2s
+  timeout check 1s
+  timeout client 10m
+  timeout server 10m
+frontend nfs
+  bind 127.0.0.1:{self.port}
+  default_backend gateways
+backend gateways
+  option httpchk GET /q/health/ready
+  http-check expect status 200
+  default-server inter 250ms fastinter 250ms downinter 250ms fall 1 rise 1 on-marked-down shutdown-sessions
+{servers}
+""")
+        self.log = open(workdir / "haproxy.log", "wb")
+        self.proc = subprocess.Popen([HAPROXY, "-f", str(cfg), "-db"], stdout=self.log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+        assert wait_until(lambda: port_open(self.port) or self.proc.poll() is not None, 30) and self.proc.poll() is None
+
+    def url(self, path):
+        return nfs_url(self.port, path)
+
+    def stop(self):
+        kill_if_running(self.proc)
+        self.log.close()
+
+
+class Replica:
+    """One `ossgw serve` of the cluster: an NFS export of the bucket (and, with `mount`, a FUSE mount of it)."""
+
+    def __init__(self, name, workdir, bucket, emulator, store_url, mode="standby", mount=False, options=()):
+        self.name = name
+        self.workdir = workdir
+        self.nfs_port, self.http_port = free_port(), free_port()
+        self.log_path = workdir / f"{name}.log"
+        self.mountpoint = workdir / f"mnt-{name}" if mount else None
+        passwd = workdir / f"passwd-{name}"
+        passwd.write_text(f"{bucket}:{emulator.ak}:{emulator.sk}\n")
+        passwd.chmod(0o600)
+        lines = [f"ossgw.oss.endpoint={emulator.endpoint}", f"ossgw.oss.passwd-file={passwd}",
+                 f"ossgw.exports.x.bucket={bucket}", "ossgw.nfs.bind=127.0.0.1", f"ossgw.nfs.port={self.nfs_port}",
+                 "ossgw.nfs.open-idle-timeout=1s", f"ossgw.cluster.store={store_url}", f"ossgw.cluster.mode={mode}",
+                 f"ossgw.cluster.node-id={name}", f"ossgw.cluster.lease-ttl={TTL}s", "ossgw.cluster.name=e2e",
+                 *[f"ossgw.options.{o}" for o in options]]
+        if mount:
+            self.mountpoint.mkdir()
+            lines += [f"ossgw.mounts.m.bucket={bucket}", f"ossgw.mounts.m.mountpoint={self.mountpoint}"]
+        cfg = workdir / f"{name}.properties"
+        cfg.write_text("\n".join(lines) + "\n")
+        env = dict(os.environ, QUARKUS_HTTP_PORT=str(self.http_port), QUARKUS_HTTP_HOST="127.0.0.1",
+                   OSSGW_STATE_DIR=str(workdir / f"state-{name}"))
+        self.out = open(self.log_path, "wb")
+        self.proc = subprocess.Popen([str(OSSGW), "serve", "--config", str(cfg)], stdout=self.out,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+
+    def health(self):
+        return http_get(f"http://127.0.0.1:{self.http_port}/q/health/ready")
+
+    def ready(self):
+        return self.health()[0] == 200
+
+    def answering(self):
+        """True once serve runs and answers health checks with its cluster state (a standby answers 503)."""
+        return self.cluster_status() is not None
+
+    def wait_answering(self, ready=None):
+        ok = wait_until(lambda: (self.ready() if ready else self.answering()) or self.proc.poll() is not None, 180)
+        assert ok and self.proc.poll() is None, self.log()
+
+    def cluster_status(self):
+        status, body = self.health()
+        if status not in (200, 503) or not body:
+            return None
+        return json.loads(body)["checks"][0].get("data", {}).get("cluster")
+
+    def log(self):
+        return self.log_path.read_text(errors="replace")
+
+    def log_time(self, pattern):
+        """The time of day (seconds) of the first log line matching `pattern`, or None."""
+        for line in self.log().splitlines():
+            if re.search(pattern, line):
+                h, m, s = line[:12].split(":")
+                return int(h) * 3600 + int(m) * 60 + float(s)
+        return None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                os.kill(self.proc.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+            stop_process(self.proc)
+        kill_if_running(self.proc)
+        self.out.close()
+        if self.mountpoint is not None and is_mounted(self.mountpoint):
+            force_unmount(self.mountpoint)
+
+
+@pytest.fixture
+def cluster(emulator, ossgw_built, new_bucket, workdir):
+    """Starts the store and hands out replicas and a balancer; stops everything at the end."""
+    store = Store(workdir)
+    started = []
+    extra = []
+    timings = {}
+
+    class Cluster:
+        bucket_name, bucket = new_bucket
+
+        def replica(self, name, store_url=None, **kw):
+            r = Replica(name, workdir, self.bucket_name, emulator, store_url or store.url, **kw)
+            started.append(r)
+            return r
+
+        def haproxy(self, replicas):
+            h = Haproxy(workdir, replicas)
+            extra.append(h)
+            return h
+
+        def proxy(self):
+            p = CutProxy(store.port)
+            extra.append(p)
+            return p
+
+        def timing(self, name, seconds):
+            load = os.getloadavg()[0]
+            timings[name] = {"seconds": round(seconds, 3), "load": round(load, 1)}
+            log(f"cluster timing {name}: {seconds:.3f} s (load {load:.1f}, slowdown {slowdown():.1f})")
+            with open(TIMINGS_LOG, "a") as f:  # every run's figures in one place, for docs/deploy.md
+                f.write(json.dumps({"name": name, "seconds": round(seconds, 3), "load": round(load, 1)}) + "\n")
+
+    Cluster.store = store
+    try:
+        yield Cluster()
+    finally:
+        for r in started:
+            r.stop()
+        for e in extra:
+            (e.stop if hasattr(e, "stop") else e.close)()
+        store.stop()
+        if timings:
+            (workdir / "cluster-timings.json").write_text(json.dumps(timings, indent=1))
+
+
+def wait_one_ready(replicas, timeout=120):
+    """The one replica that becomes ready (exactly one may)."""
+    found = []
+    assert wait_until(lambda: bool(found.extend(r for r in replicas if r.ready()) or found), timeout), \
+        [r.log()[-3000:] for r in replicas]
+    return found[0]
+
+
+def test_standby_failover_after_kill_9_of_the_holder(cluster, workdir):
+    a = cluster.replica("a")
+    a.wait_answering(ready=True)  # the first one up takes the lease
+    b, c = cluster.replica("b"), cluster.replica("c")
+    b.wait_answering()
+    c.wait_answering()
+    assert not b.ready() and not c.ready()
+    assert b.cluster_status().startswith("standby (node b; holder: a")
+    lb = cluster.haproxy([a, b, c])
+    # HAProxy starts with every server up until its first checks mark the standbys down
+    assert wait_until(lambda: nfs("nfs-ls", lb.url(f"/{cluster.bucket_name}"), check=False).returncode == 0, 60)
+    data = os.urandom(3 * 1024 * 1024 + 5)
+    src = workdir / "before.bin"
+    src.write_bytes(data)
+    nfs("nfs-cp", str(src), lb.url(f"/{cluster.bucket_name}/before.bin"))
+    assert wait_until(lambda: cluster.bucket.object_exists("before.bin"), 60)
+    assert "token 1" in a.cluster_status()
+    # standby mode serves locks (one server at a time): the holder grants an NLM lock
+    assert nlm_lock(a.nfs_port, cluster.bucket_name, "before.bin") == NLM4_GRANTED
+
+    a.proc.kill()  # SIGKILL: no release; the lease expires after its TTL
+    t0 = time.monotonic()
+    holder = wait_one_ready([b, c])
+    t_ready = time.monotonic() - t0
+    assert wait_until(lambda: nfs("nfs-ls", lb.url(f"/{cluster.bucket_name}"), check=False).returncode == 0, 60)
+    t_served = time.monotonic() - t0
+    other = c if holder is b else b
+    assert not other.ready()
+    cluster.timing("kill9_to_ready", t_ready)
+    cluster.timing("kill9_to_first_nfs_ls_through_haproxy", t_served)
+    assert t_ready > TTL * 0.5, "a standby took the lease while the holder's could not have expired"
+    assert re.search(rf"node {holder.name} now HOLDS the serving lease \(token 2", holder.log())
+    back = workdir / "back.bin"
+    nfs("nfs-cp", lb.url(f"/{cluster.bucket_name}/before.bin"), str(back))
+    assert hashlib.sha256(back.read_bytes()).digest() == hashlib.sha256(data).digest()
+    assert f"the serving lease is held by node {holder.name}" in other.log()
+    metrics = http_get(f"http://127.0.0.1:{holder.http_port}/q/metrics")[1]
+    assert "ossgw_cluster_lease_acquisitions_total 1.0" in metrics
+    assert re.search(r'ossgw_cluster_lease_holder\{node="' + holder.name + r'"\} 1\.0', metrics)
+    assert 'ossgw_cluster_store_requests_seconds_count{op="lease_renew",outcome="ok"}' in metrics
+
+
+def test_a_paused_holder_writes_nothing_once_its_lease_ran_out(cluster, workdir):
+    a = cluster.replica("a")
+    a.wait_answering(ready=True)
+    b = cluster.replica("b")
+    b.wait_answering()
+    lb = cluster.haproxy([a, b])
+    os.kill(a.proc.pid, signal.SIGSTOP)
+    t0 = time.monotonic()
+    # a client already talking to a (not through the balancer) sends a file while a is stopped: the kernel queues it
+    src = workdir / "late.bin"
+    src.write_bytes(b"written to the paused holder\n")
+    late = subprocess.Popen(["nfs-cp", str(src), nfs_url(a.nfs_port, f"/{cluster.bucket_name}/late.bin")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        b_ready = wait_one_ready([b])
+        cluster.timing("sigstop_to_standby_ready", time.monotonic() - t0)
+        assert b_ready is b
+        # the balancer follows once its checks marked the paused a down (no answer within `timeout check`) and b up
+        assert wait_until(lambda: nfs("nfs-ls", lb.url(f"/{cluster.bucket_name}"), check=False, timeout=30)
+                          .returncode == 0, 60)
+        nfs("nfs-cp", str(src), lb.url(f"/{cluster.bucket_name}/from-b.bin"))
+        os.kill(a.proc.pid, signal.SIGCONT)
+        assert wait_until(lambda: "LOST the serving lease (token 1)" in a.log(), 60), a.log()[-3000:]
+        assert wait_until(lambda: not port_open(a.nfs_port), 60), "the fenced holder still listens"
+        late.wait(timeout=scaled(120))
+    finally:
+        kill_if_running(late)
+    # a's NFS server has stopped (its stop uploads what clients wrote): whatever a did with the late file is done
+    assert not cluster.bucket.object_exists("late.bin"), a.log()[-3000:]
+    assert wait_until(lambda: cluster.bucket.object_exists("from-b.bin"), 60)
+    assert not a.ready()
+    assert "no renewal succeeded for" in a.log()
+    assert b.ready()
+
+
+def test_a_holder_cut_from_the_store_stops_before_the_standby_takes_over(cluster, workdir):
+    proxy = cluster.proxy()
+    a = cluster.replica("a", store_url=f"redis://127.0.0.1:{proxy.port}")
+    a.wait_answering(ready=True)
+    b = cluster.replica("b")
+    b.wait_answering()
+    proxy.cut()
+    t0 = time.monotonic()
+    seen = {}
+
+    def watch():
+        now = time.monotonic() - t0
+        if "a_down" not in seen and not a.ready():
+            seen["a_down"] = now
+        if "a_closed" not in seen and not port_open(a.nfs_port):
+            seen["a_closed"] = now
+        if "b_ready" not in seen and b.ready():
+            seen["b_ready"] = now
+        return "b_ready" in seen
+
+    assert wait_until(watch, 120), (a.log()[-3000:], b.log()[-3000:])
+    assert "a_down" in seen and "a_closed" in seen, seen
+    for k, v in seen.items():
+        cluster.timing(f"store_cut_to_{k}", v)
+    assert seen["a_down"] < seen["b_ready"] and seen["a_closed"] < seen["b_ready"], seen
+    lost = a.log_time(r"node a LOST the serving lease")
+    took = b.log_time(r"node b now HOLDS the serving lease")
+    assert lost is not None and took is not None and lost < took, (lost, took)
+    assert a.answering() and not a.ready()
+    assert "no renewal succeeded for" in a.log()
+
+
+def test_active_mode_a_file_closed_on_one_gateway_is_read_on_the_other_within_a_second(cluster, workdir):
+    a = cluster.replica("a", mode="active", mount=True, options=["stat_cache_expire=600"])
+    b = cluster.replica("b", mode="active", options=["stat_cache_expire=600"])
+    a.wait_answering(ready=True)
+    b.wait_answering(ready=True)
+    name = cluster.bucket_name
+    # b caches "no such file" and the listing (for 600 s without invalidations)
+    assert nfs("nfs-cat", nfs_url(b.nfs_port, f"/{name}/shared.txt"), check=False).returncode != 0
+    nfs("nfs-ls", nfs_url(b.nfs_port, f"/{name}"))
+    # the control: a change straight to OSS (no gateway) stays unseen by b
+    cluster.bucket.put_object("direct.txt", b"direct\n", headers={"x-oss-meta-mode": "33188"})
+    assert nfs("nfs-cat", nfs_url(b.nfs_port, f"/{name}/direct.txt"), check=False).returncode != 0
+
+    def read_on_b(path, expect):
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < scaled(30):
+            r = nfs("nfs-cat", nfs_url(b.nfs_port, f"/{name}/{path}"), check=False)
+            if (r.returncode == 0 and r.stdout == expect) or (expect is None and r.returncode != 0):
+                return time.monotonic() - t0
+        raise AssertionError(f"b never saw {path} as {expect!r}: {b.log()[-2000:]}")
+
+    with open(a.mountpoint / "shared.txt", "w") as f:
+        f.write("version 1\n")
+    seen = read_on_b("shared.txt", "version 1\n")  # close returned: the bytes are in OSS, the invalidation sent
+    cluster.timing("active_create_seen_on_b", seen)
+    assert seen < scaled(1.0), seen  # 1 s on a quiet machine (each try starts an nfs-cat process)
+    with open(a.mountpoint / "shared.txt", "w") as f:
+        f.write("version 2, longer\n")
+    seen = read_on_b("shared.txt", "version 2, longer\n")
+    cluster.timing("active_rewrite_seen_on_b", seen)
+    assert seen < scaled(1.0), seen  # 1 s on a quiet machine (each try starts an nfs-cat process)
+    os.rename(a.mountpoint / "shared.txt", a.mountpoint / "renamed.txt")
+    seen = read_on_b("shared.txt", None)
+    cluster.timing("active_rename_seen_on_b", seen)
+    assert seen < scaled(1.0), seen  # 1 s on a quiet machine (each try starts an nfs-cat process)
+    assert nfs("nfs-cat", nfs_url(b.nfs_port, f"/{name}/renamed.txt")).stdout == "version 2, longer\n"
+    # no byte-range lock in active mode: one gateway's lock would not exclude the other's clients
+    assert nlm_lock(a.nfs_port, name, "renamed.txt") == NLM4_DENIED_NOLOCKS
+    assert nlm_lock(b.nfs_port, name, "renamed.txt") == NLM4_DENIED_NOLOCKS
+    assert nlm_lock(b.nfs_port, name, "renamed.txt", unlock=True) == NLM4_GRANTED
+    metrics_b = http_get(f"http://127.0.0.1:{b.http_port}/q/metrics")[1]
+    received = re.search(r"ossgw_cluster_invalidations_received_total (\S+)", metrics_b)
+    assert received and float(received.group(1)) >= 3, metrics_b
+    assert b.cluster_status() == "active (node b)"
+
+
+def test_an_unknown_ossgw_property_is_named_with_the_nearest_known_one(ossgw_built, workdir):
+    env = dict(os.environ, OSSGW_JAVA_OPTS="-Dossgw.cluster.stor=redis://127.0.0.1:1", QUARKUS_HTTP_PORT="0",
+               OSSGW_STATE_DIR=str(workdir / "state"))
+    r = subprocess.run([str(OSSGW), "serve", "demo", "--nfs", "--nfs-port", "0"], capture_output=True, text=True,
+                       timeout=scaled(300), stdin=subprocess.DEVNULL, env=env)
+    assert r.returncode != 0
+    assert ("ossgw: unknown property ossgw.cluster.stor (in SysPropConfigSource); did you mean "
+            "'ossgw.cluster.store'?") in r.stderr, r.stderr
