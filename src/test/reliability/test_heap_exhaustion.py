@@ -1,17 +1,16 @@
 """An exhausted Java heap ends the process, visibly (issue 21 item 4 and D2; SEMANTICS.md "Memory").
 
-Each process kind is driven to heap exhaustion through its real interface, with a heap too small for the work:
-- `ossgw mount -f` with OSSGW_JAVA_OPTS=-Xmx40m (and memory_limit=128), then `ls -l` of a directory of 25,000 objects
-  with 250-byte names (the issue's case: `ls -l` of 100,000 entries with memory_limit=256);
-- `ossgw serve --nfs` alike, the directory listed over NFSv3 (READDIRPLUS, libnfs's nfs-ls);
+Each process kind is driven to heap exhaustion with a heap too small for its work:
+- `ossgw mount -f` with OSSGW_JAVA_OPTS=-Xmx40m (and memory_limit=128), and `ossgw serve --nfs` alike, while a client
+  lists a directory of 25,000 objects with 250-byte names through them (`ls -l`; libnfs's nfs-ls over NFSv3). Listings
+  are bounded now (issue 21 item 1: that listing alone fits in -Xmx40m), so what fills the heap is the fault injector
+  `-Dio.ossgw.fault.heap_ballast=TRIGGER` (1 MiB retained every 100 ms once TRIGGER exists), standing in for whatever a
+  bug would still let grow while the process serves;
 - `ossgw emulator` with OSSGW_JAVA_OPTS="-Xmx40m -XX:MaxDirectMemorySize=256m" and the D2 workload (PUTs of 100-byte
   objects with 1 KB keys and seven 1,000-byte x-oss-meta-* headers), its 503 SlowDown switched off.
 Each must exit with status 4 within a deadline, after a FATAL line naming the heap (-Xmx) and memory_limit, instead of
 collecting garbage for an hour deaf to SIGTERM; the mount must not be left behind dead. With its default SlowDown the
 emulator under D2 must answer 503 SlowDown, keep /-/health and reads answering, and stop on SIGTERM.
-
-The directory is big enough to exhaust the heap with today's cost per cached entry (about 1.7 KB with such names,
-measured); if listings get much cheaper, raise ENTRIES: the assertion message says so.
 """
 import contextlib
 import http.client
@@ -37,6 +36,12 @@ EXIT_HEAP_EXHAUSTED = 4
 DEADLINE = 300  # s from the start of the workload to the process's exit: ~10 s of detection on a busy machine
 CLASSES = REPO / "oss-emulator" / "target" / "classes"
 JAVA = Path(os.environ.get("JAVA_HOME") or "/usr/lib/jvm/temurin-25-jdk-amd64") / "bin" / "java"
+
+
+def _ballast(workdir):
+    """(the JVM options that arm the heap ballast, its trigger file): the heap fills once the trigger exists."""
+    trigger = workdir / "fill-the-heap"
+    return f"{SMALL_HEAP} -Dio.ossgw.fault.heap_ballast={trigger}", trigger
 
 
 def _env(**extra):
@@ -117,7 +122,7 @@ def _assert_exhausted(p, logfile, t0, what):
         rc = p.wait(timeout=max(1, DEADLINE - (time.time() - t0)))
     except subprocess.TimeoutExpired:
         pytest.fail(f"{what} did not end within {DEADLINE} s of the workload's start: either the heap never filled "
-                    f"(the workload no longer exhausts {SMALL_HEAP}: raise ENTRIES) or it spins; log:\n"
+                    f"or the process spins; log:\n"
                     + logfile.read_text()[-3000:])
     text = logfile.read_text()
     log(f"{what} exited with {rc} {time.time() - t0:.0f} s after the workload started")
@@ -134,13 +139,15 @@ def test_a_mount_whose_heap_is_exhausted_exits_with_a_fatal_line_and_leaves_no_d
     mp.mkdir()
     logfile = workdir / "mount.log"
     opts = f"url={emu.endpoint},passwd_file={passwd},state_dir={workdir / 'state'},memory_limit=128"
+    java_opts, trigger = _ballast(workdir)
     with open(logfile, "wb") as out:
         p = subprocess.Popen([str(OSSGW), "mount", BUCKET, str(mp), "-f", "-o", opts], stdout=out,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=_env(OSSGW_JAVA_OPTS=SMALL_HEAP))
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=_env(OSSGW_JAVA_OPTS=java_opts))
     try:
         assert wait_until(lambda: is_mounted(mp) or p.poll() is not None, 180), logfile.read_text()
         assert is_mounted(mp), logfile.read_text()
         t0 = time.time()
+        trigger.touch()
         with _client(["ls", "-l", str(mp / "big")]):
             text = _assert_exhausted(p, logfile, t0, "ossgw mount")
         assert "memory_limit=128 MB" in _fatal_line(text)
@@ -165,6 +172,7 @@ def test_serve_whose_heap_is_exhausted_exits_with_a_fatal_line(big, workdir):
     emu, passwd = big
     port, http_port = free_port(), free_port()
     logfile = workdir / "serve.log"
+    java_opts, trigger = _ballast(workdir)
     with open(logfile, "wb") as out:
         # the export's root is the big directory: a root-squashed client may list an export root, not a 0750
         # directory below it owned by the gateway's user (SEMANTICS.md, NFS)
@@ -172,13 +180,14 @@ def test_serve_whose_heap_is_exhausted_exits_with_a_fatal_line(big, workdir):
                               "127.0.0.1",
                               "-o", f"url={emu.endpoint},passwd_file={passwd},memory_limit=128"],
                              stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             env=_env(OSSGW_JAVA_OPTS=SMALL_HEAP, QUARKUS_HTTP_PORT=str(http_port),
+                             env=_env(OSSGW_JAVA_OPTS=java_opts, QUARKUS_HTTP_PORT=str(http_port),
                                       QUARKUS_HTTP_HOST="127.0.0.1", OSSGW_STATE_DIR=str(workdir / "state")))
     try:
         assert wait_until(lambda: http_get(f"http://127.0.0.1:{http_port}/q/health/ready")[0] == 200
                           or p.poll() is not None, 180), logfile.read_text()
         assert p.poll() is None, logfile.read_text()
         t0 = time.time()
+        trigger.touch()
         url = f"nfs://127.0.0.1/{BUCKET}/big?nfsport={port}&mountport={port}&version=3"
         with _client(["nfs-ls", url]):  # libnfs waits on for the reply of a server that died: ended below
             _assert_exhausted(p, logfile, t0, "ossgw serve")

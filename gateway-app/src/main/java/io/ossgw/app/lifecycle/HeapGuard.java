@@ -40,7 +40,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Files not yet uploaded are lost as in a kill -9 (what close or fsync confirmed is in OSS; the metadata store
  * aborts the multipart uploads the process left at its next start). {@code -Dio.ossgw.heap.guard=false} turns the
- * guard off.
+ * guard off; its tests drive it with {@link HeapBallast}.
  */
 public final class HeapGuard {
   /** Seconds between the FATAL line and the halt at the latest, whatever the actions do. */
@@ -100,6 +100,7 @@ public final class HeapGuard {
     Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
     Thread.setDefaultUncaughtExceptionHandler((t, e) -> g.uncaught(t, e, previous));
     installed = g;
+    HeapBallast.startIfAsked();
     return g;
   }
 
