@@ -16,6 +16,13 @@ import oss2
 
 from deadlines import Deadline, scaled, slowdown, wait_exit, wait_until  # noqa: F401 (re-exported for the tests)
 
+# A suite started in the background by a shell without job control (`bash .ci/run &`, nohup) inherits SIGINT
+# ignored, and an ignored signal stays ignored in every process it starts: `ossgw` then rightly keeps ignoring Ctrl-C
+# (POSIX's rule for background jobs), and the tests that stop it with SIGINT wait in vain. Handled here, SIGINT is
+# back to its default in the processes the tests start.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 REPO = Path(__file__).resolve().parents[3]
 OSSGW = REPO / "ossgw"
 REGION = "cn-hangzhou"
