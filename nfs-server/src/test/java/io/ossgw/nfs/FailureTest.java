@@ -18,9 +18,11 @@ class FailureTest {
     try (NfsGateway gw = NfsGateway.simple(state); NfsClient c = new NfsClient(gw.port(), 1000, 1000)) {
       nfs_fh3 root = c.root("/" + NfsGateway.BUCKET);
       nfs_fh3 f = c.create(root, "f", 0644).obj();
+      // the fault comes before the WRITE: on a busy machine the open file's idle release (500 ms) could otherwise
+      // upload the bytes between the WRITE and the fault, and the COMMIT would rightly succeed
+      gw.emu.faults().failWith(503, "ServiceUnavailable", 1.0, Set.of("PutObject"));
       WRITE3res w = c.write(f, 0, NfsClient.utf8("precious"), Nfs3.UNSTABLE);
       assertThat(w.status()).isEqualTo(nfsstat3.NFS3_OK);
-      gw.emu.faults().failWith(503, "ServiceUnavailable", 1.0, Set.of("PutObject"));
       COMMIT3res failed = c.commit(f);
       assertThat(failed.status()).isEqualTo(nfsstat3.NFS3ERR_IO);
       assertThat(c.readAll(f, 100)).isEqualTo(NfsClient.utf8("precious"));
