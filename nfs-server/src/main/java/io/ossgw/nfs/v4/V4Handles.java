@@ -97,7 +97,7 @@ public final class V4Handles {
       }
       return pseudoTarget(n);
     }
-    FileHandles.Decoded d = fh.length <= Nfs4.NFS4_FHSIZE ? handles.decode(new nfs_fh3(fh)) : null;
+    FileHandles.Decoded d = fh.length <= io.ossgw.nfs.xdr.Nfs3.NFS3_FHSIZE ? handles.decode(new nfs_fh3(fh)) : null;
     if (d == null) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_BADHANDLE, "not a handle of this server");
     }
