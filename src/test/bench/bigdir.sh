@@ -63,7 +63,7 @@ nfs_serve() { # nfs_serve OPTS: a fresh `serve --nfs` on a free port, pid in GW_
   printf '%s:%s:%s\n' "$BUCKET" "$AK" "$SK" >"$WORK/passwd"; chmod 600 "$WORK/passwd"
   QUARKUS_HTTP_PORT=$http QUARKUS_HTTP_HOST=127.0.0.1 OSSGW_STATE_DIR=$(mktemp -d "$WORK/state.XXXX") \
     "$ROOT/ossgw" serve "$BUCKET" --nfs --nfs-port "$NFS_PORT" --nfs-bind 127.0.0.1 \
-    -o "url=$ENDPOINT,passwd_file=$WORK/passwd,$1" >"$WORK/serve.log" 2>&1 &
+    -o "url=$ENDPOINT,passwd_file=$WORK/passwd,uid=1000,gid=1000,$1" >"$WORK/serve.log" 2>&1 &
   SERVE=$!
   until curl -sf "http://127.0.0.1:$http/q/health/ready" >/dev/null; do
     kill -0 "$SERVE" || { cat "$WORK/serve.log"; exit 1; }; sleep 0.5
@@ -90,7 +90,9 @@ for n in "$@"; do
         fuse_unmount
       else
         nfs_serve "$mode"
-        report "nfs $mode nfs-ls cold $n" "$n" nfs-ls "nfs://127.0.0.1/$BUCKET/$d?nfsport=$NFS_PORT&mountport=$NFS_PORT&version=3"
+        # as uid 1000, the objects' owner: root is squashed, and directories without metadata are 0750
+        report "nfs $mode nfs-ls cold $n" "$n" \
+          nfs-ls "nfs://127.0.0.1/$BUCKET/$d?nfsport=$NFS_PORT&mountport=$NFS_PORT&version=3&uid=1000&gid=1000"
         nfs_stop
       fi
     done

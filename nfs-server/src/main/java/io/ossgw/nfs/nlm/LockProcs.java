@@ -13,6 +13,7 @@ import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.handle.FileHandles;
+import io.ossgw.nfs.handle.HandleIssuer;
 import io.ossgw.nfs.nlm.NlmXdr.nlm4_cancargs;
 import io.ossgw.nfs.nlm.NlmXdr.nlm4_holder;
 import io.ossgw.nfs.nlm.NlmXdr.nlm4_lock;
@@ -65,6 +66,7 @@ final class LockProcs {
   private final Exports exports;
   private final InodeTable table;
   private final FileHandles handles;
+  private final HandleIssuer issuer;
   private final LockTable locks;
   private final Duration lockWait;
   private final Semaphore holds;
@@ -83,6 +85,7 @@ final class LockProcs {
     this.exports = exports;
     this.table = table;
     this.handles = new FileHandles(table.secret());
+    this.issuer = new HandleIssuer(table, handles);
     this.locks = locks;
     this.lockWait = lockWait;
     this.holds = new Semaphore(maxHeld);
@@ -246,11 +249,11 @@ final class LockProcs {
     if (client == null || !e.allows(client.getAddress()) || (e.secure() && client.getPort() >= 1024)) {
       throw new NlmError(Nlm4.NLM4_FAILED, "client " + client + " may not use " + e.path());
     }
-    InodeTable.Entry entry = table.resolve(e.id(), d.fileid());
-    if (entry == null || entry.path() == null || entry.generation() != d.generation()) {
+    String path = issuer.pathOf(e.id(), d);
+    if (path == null) {
       throw new NlmError(Nlm4.NLM4_STALE_FH, "fileid " + d.fileid() + " of " + e.path() + " is gone");
     }
-    return new File(new FileKey(e.id(), d.fileid()), e, entry.path());
+    return new File(new FileKey(e.id(), d.fileid()), e, path);
   }
 
   private static Mode mode(boolean exclusive) {

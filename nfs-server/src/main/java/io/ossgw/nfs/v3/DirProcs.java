@@ -8,6 +8,7 @@ import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.fs.DirCursors;
 import io.ossgw.nfs.fs.DirStream;
 import io.ossgw.nfs.handle.FileHandles;
+import io.ossgw.nfs.handle.HandleIssuer;
 import io.ossgw.nfs.xdr.READDIR3args;
 import io.ossgw.nfs.xdr.READDIR3res;
 import io.ossgw.nfs.xdr.READDIRPLUS3args;
@@ -139,9 +140,9 @@ final class DirProcs {
           }
           used += size;
           String path = VPaths.child(dir.path(), e.name());
-          Target t = s.targetOf(dir.export(), path, e.attr());
-          out.add(new entryplus3(t.fileid(), e.name(), p.cookieOf(e.position()), s.fattr(t, e.attr()),
-              s.handleOf(dir.export(), path, e.attr())));
+          HandleIssuer.Issued h = s.issue(dir.export(), path, e.attr()); // no table write for a plain file
+          Target t = new Target(dir.export(), h.fileid(), path);
+          out.add(new entryplus3(t.fileid(), e.name(), p.cookieOf(e.position()), s.fattr(t, e.attr()), h.handle()));
         }
       }
       if (out.isEmpty() && !eof) {

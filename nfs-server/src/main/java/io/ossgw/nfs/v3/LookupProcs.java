@@ -44,8 +44,9 @@ final class LookupProcs {
         path = VPaths.child(dir.path(), name);
       }
       FileAttr attr = dir.fs().getattr(path);
-      Target t = s.targetOf(dir.export(), path, attr);
-      return new LOOKUP3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), path, attr), s.fattr(t, attr), dirAttrs);
+      io.ossgw.nfs.handle.HandleIssuer.Issued h = s.issue(dir.export(), path, attr);
+      Target t = new Target(dir.export(), h.fileid(), path);
+      return new LOOKUP3res(nfsstat3.NFS3_OK, h.handle(), s.fattr(t, attr), dirAttrs);
     } catch (NfsError e) {
       return LOOKUP3res.fail(e.status, dirAttrs);
     } catch (FsException e) {

@@ -9,6 +9,7 @@ import io.ossgw.nfs.fs.DirCursors;
 import io.ossgw.nfs.fs.OpenFiles;
 import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.nfs.handle.FileHandles;
+import io.ossgw.nfs.handle.HandleIssuer;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.xdr.fattr3;
 import io.ossgw.nfs.xdr.nfs_fh3;
@@ -24,6 +25,7 @@ final class NfsState {
   final Exports exports;
   final InodeTable table;
   final FileHandles handles;
+  final HandleIssuer issuer;
   final OpenFiles open;
   final DirCursors cursors;
   final Attrs attrs = new Attrs();
@@ -34,6 +36,7 @@ final class NfsState {
     this.exports = exports;
     this.table = table;
     this.handles = new FileHandles(table.secret());
+    this.issuer = new HandleIssuer(table, handles);
     this.limits = limits;
     this.open = open;
     this.writeVerifier = writeVerifier;
@@ -61,11 +64,11 @@ final class NfsState {
       throw new NfsError(nfsstat3.NFS3ERR_STALE, "export " + d.exportId() + " is gone");
     }
     checkClient(call, e);
-    InodeTable.Entry entry = table.resolve(e.id(), d.fileid());
-    if (entry == null || entry.path() == null || entry.generation() != d.generation()) {
+    String path = issuer.pathOf(e.id(), d);
+    if (path == null) {
       throw new NfsError(nfsstat3.NFS3ERR_STALE, "fileid " + d.fileid() + " of export " + e.path() + " is gone");
     }
-    return new Target(e, d.fileid(), entry.path());
+    return new Target(e, d.fileid(), path);
   }
 
   /**
@@ -117,10 +120,14 @@ final class NfsState {
     return new Target(e, id[0], path);
   }
 
-  /** The handle of a path (allocating its fileid if new). */
+  /** The handle of a path ({@link HandleIssuer}: recording its fileid if new, unless it gets a named handle). */
   nfs_fh3 handleOf(Export e, String path, FileAttr a) {
-    long[] id = table.idOf(e.id(), path, a.ino());
-    return handles.encode(e.id(), id[0], (int) id[1]);
+    return issuer.issue(e.id(), path, a).handle();
+  }
+
+  /** The handle of a path and its target, as {@link #handleOf} (READDIRPLUS, LOOKUP: no table write per name). */
+  HandleIssuer.Issued issue(Export e, String path, FileAttr a) {
+    return issuer.issue(e.id(), path, a);
   }
 
   /** wcc_data from attributes taken before (may be null) and the object's attributes now. */

@@ -105,6 +105,7 @@ final class RemoveProcs {
   }
 
   private void removed(Entry e) {
+    s.issuer.recordBeforeChange(e.dir().export().id(), e.path(), e.attr()); // a named handle's fileid gets its tombstone
     s.table.removed(e.dir().export().id(), e.path());
     s.open.removed(e.dir().export(), e.path());
   }
@@ -142,6 +143,7 @@ final class RemoveProcs {
         }
         from.dir().fs().rename(from.path(), toPath);
         int id = fromDir.export().id();
+        s.issuer.recordBeforeChange(id, from.path(), from.attr()); // its fileid follows it, named handle or not
         s.table.renamed(id, from.path(), toPath);
         s.open.renamed(fromDir.export(), from.path(), toPath);
       }

@@ -45,6 +45,7 @@ final class RemoveOp implements Operation<REMOVE4args> {
       } else {
         t.fs().unlink(path);
       }
+      ctx.fhs().recordBeforeChange(t.export(), path, attr); // a named handle's fileid gets its tombstone
     } catch (FsException e) {
       throw V4Status.error(e);
     }

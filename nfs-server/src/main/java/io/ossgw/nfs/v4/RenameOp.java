@@ -64,6 +64,7 @@ final class RenameOp implements Operation<RENAME4args> {
         throw new Nfs4Exception(V4Status.of(refused), "rename of " + fromPath + " to " + toPath);
       }
       from.fs().rename(fromPath, toPath);
+      ctx.fhs().recordBeforeChange(from.export(), fromPath, attr); // its fileid follows it, named handle or not
     } catch (FsException e) {
       throw new Nfs4Exception(targetConflict(e.errno()) ? Nfs4.NFS4ERR_EXIST : V4Status.of(e.errno()),
           e.getMessage());

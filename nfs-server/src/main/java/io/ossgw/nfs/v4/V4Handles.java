@@ -12,6 +12,7 @@ import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.export.Squash;
 import io.ossgw.nfs.handle.FileHandles;
+import io.ossgw.nfs.handle.HandleIssuer;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.xdr.Nfs4;
 import io.ossgw.nfs.xdr.nfs_fh3;
@@ -26,7 +27,8 @@ import org.dcache.oncrpc4j.rpc.RpcAuthTypeUnix;
  * Filehandles of NFSv4.1 (RFC 8881 §4) and the names they lead to: nfs_fh4 bytes to {@link V4Target} and back, with
  * the checks NFSv3 makes, the pseudo file system ({@link PseudoFs}) and lookups across it.
  *
- * <p>An object of an export has exactly its NFSv3 handle ({@link FileHandles}: 25 bytes, version byte 1, MAC'd), so
+ * <p>An object of an export has exactly its NFSv3 handle ({@link FileHandles}: 25 bytes with version byte 1, or 30 to
+ * 64 bytes with version byte 2, MAC'd), so
  * a handle means the same object in both versions and survives restarts (FH4_PERSISTENT). A pseudo node has a 9-byte
  * handle: version byte 0x80 and the node's fileid; its length and first byte differ from v3's, so neither is ever
  * taken for the other (a v3 server answers a pseudo handle NFS3ERR_BADHANDLE). Pseudo handles carry no MAC: they name
@@ -48,6 +50,7 @@ public final class V4Handles {
   private final Exports exports;
   private final InodeTable table;
   private final FileHandles handles;
+  private final HandleIssuer issuer;
   private final PseudoFs pseudo;
   /** Times of every pseudo node: the server's start (the nodes come into being with the export table). */
   private final Instant started = Instant.now();
@@ -59,6 +62,7 @@ public final class V4Handles {
     this.exports = exports;
     this.table = table;
     this.handles = handles;
+    this.issuer = new HandleIssuer(table, handles);
     this.pseudo = new PseudoFs(exports);
   }
 
@@ -93,7 +97,7 @@ public final class V4Handles {
       }
       return pseudoTarget(n);
     }
-    FileHandles.Decoded d = fh.length == FileHandles.LENGTH ? handles.decode(new nfs_fh3(fh)) : null;
+    FileHandles.Decoded d = fh.length <= io.ossgw.nfs.xdr.Nfs3.NFS3_FHSIZE ? handles.decode(new nfs_fh3(fh)) : null;
     if (d == null) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_BADHANDLE, "not a handle of this server");
     }
@@ -102,11 +106,11 @@ public final class V4Handles {
       throw new Nfs4Exception(Nfs4.NFS4ERR_STALE, "export " + d.exportId() + " is gone");
     }
     checkClient(p, e);
-    InodeTable.Entry entry = table.resolve(e.id(), d.fileid());
-    if (entry == null || entry.path() == null || entry.generation() != d.generation()) {
+    String path = issuer.pathOf(e.id(), d);
+    if (path == null) {
       throw new Nfs4Exception(Nfs4.NFS4ERR_STALE, "fileid " + d.fileid() + " of export " + e.path() + " is gone");
     }
-    return new V4Target(e, d.fileid(), entry.path(), fh.clone());
+    return new V4Target(e, d.fileid(), path, fh.clone());
   }
 
   /**
@@ -136,12 +140,17 @@ public final class V4Handles {
   }
 
   /**
-   * The target of a path of an export with attributes {@code a} (allocating its fileid if new): for operations that
-   * make or find objects (LOOKUP, CREATE, OPEN).
+   * The target of a path of an export with attributes {@code a} (its fileid recorded if new, unless it gets a named
+   * handle, {@link HandleIssuer}): for operations that make or find objects (LOOKUP, CREATE, OPEN, READDIR).
    */
   public V4Target target(Export e, String path, FileAttr a) {
-    long[] id = table.idOf(e.id(), path, a.ino());
-    return new V4Target(e, id[0], path, handles.encode(e.id(), id[0], (int) id[1]).data());
+    HandleIssuer.Issued h = issuer.issue(e.id(), path, a); // the v3 handle: same rule, same bytes
+    return new V4Target(e, h.fileid(), path, h.handle().data());
+  }
+
+  /** Records an object before a REMOVE or RENAME ({@link HandleIssuer#recordBeforeChange}). */
+  public void recordBeforeChange(Export e, String path, FileAttr a) {
+    issuer.recordBeforeChange(e.id(), path, a);
   }
 
   /**

@@ -1,0 +1,86 @@
+package io.ossgw.nfs.handle;
+
+import io.ossgw.core.inode.InodeTable;
+import io.ossgw.core.namespace.VPaths;
+import io.ossgw.core.vfs.FileAttr;
+import io.ossgw.nfs.xdr.nfs_fh3;
+
+/**
+ * Gives out file handles (NFSv3 and NFSv4.1 alike) and resolves them against the persistent {@link InodeTable}.
+ *
+ * <p>Rule, the same for every procedure that gives out a handle (READDIRPLUS, LOOKUP, CREATE, v4 LOOKUP/OPEN/READDIR),
+ * so that one object gets the same handle from all of them while the table is unchanged: a file (not a directory)
+ * whose path the table has not recorded, whose fileid would be its preferred number (no table entry for that number
+ * at all, live or removed), whose parent directory is recorded and whose name fits {@link FileHandles#MAX_NAME}
+ * bytes gets a named handle and nothing is written; anything else is recorded ({@link InodeTable#idOf}) and gets a
+ * recorded handle. A recorded path stays recorded, so its handle never changes back. Directories are always
+ * recorded: they are the parents named handles point at, and few.
+ *
+ * <p>A named handle resolves to the fileid's recorded path if the table recorded the fileid since (a rename or removal
+ * through the gateway records the object first, so the handle follows the rename, or turns stale, as a recorded one
+ * does), else to its parent's current path and its name, unless the table has that path under another fileid. The
+ * one difference from a recorded handle: an object renamed through the gateway answers a later LOOKUP of its new name
+ * with a recorded handle, not the named one it was listed with (both resolve to it; RFC 8881 §4.2.1 lets a client see
+ * one object under two handles, which it tells apart by fileid).
+ */
+public final class HandleIssuer {
+  private final InodeTable table;
+  private final FileHandles format;
+
+  /** A handle given out and the fileid it carries. */
+  public record Issued(long fileid, nfs_fh3 handle) {}
+
+  public HandleIssuer(InodeTable table, FileHandles format) {
+    this.table = table;
+    this.format = format;
+  }
+
+  /**
+   * The handle of an object at {@code path} (within export {@code space}) with attributes {@code a}, by the rule
+   * above; records the path in the table unless it gets a named handle.
+   */
+  public Issued issue(int space, String path, FileAttr a) {
+    if (!a.isDirectory() && !VPaths.isRoot(path)) {
+      Long parent = table.known(space, VPaths.parent(path));
+      if (parent != null) {
+        long n = table.numberIfFirstSeen(space, path, a.ino());
+        if (table.resolve(space, n) == null) { // neither this path's nor anyone's: would be recorded at generation 1
+          nfs_fh3 fh = format.encodeNamed(space, n, parent, VPaths.name(path));
+          if (fh != null) {
+            return new Issued(n, fh);
+          }
+        }
+      }
+    }
+    long[] id = table.idOf(space, path, a.ino());
+    return new Issued(id[0], format.encode(space, id[0], (int) id[1]));
+  }
+
+  /**
+   * The current path a decoded handle of export {@code space} names, or null if it is stale (removed, replaced, its
+   * generation changed, its parent directory gone).
+   */
+  public String pathOf(int space, FileHandles.Decoded d) {
+    InodeTable.Entry e = table.resolve(space, d.fileid());
+    if (e != null) {
+      return e.path() != null && e.generation() == d.generation() ? e.path() : null;
+    }
+    if (d.name() == null) {
+      return null;
+    }
+    InodeTable.Entry parent = table.resolve(space, d.parentFileid());
+    if (parent == null || parent.path() == null) {
+      return null;
+    }
+    String path = VPaths.child(parent.path(), d.name());
+    return table.known(space, path) == null ? path : null; // held by another fileid: replaced by a rename
+  }
+
+  /**
+   * Records an object before the gateway removes or renames it, so that its fileid gets a tombstone (its handles turn
+   * stale and a new object at the name gets the next generation) or follows it to the new name.
+   */
+  public void recordBeforeChange(int space, String path, FileAttr a) {
+    table.idOf(space, path, a.ino());
+  }
+}
