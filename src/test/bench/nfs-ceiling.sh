@@ -9,7 +9,8 @@
 #   src/test/bench/nfs-ceiling.sh
 # Environment: APP_ROOT=the repository root (its ./ossgw launcher runs the gateway, with the launcher's JVM options)
 #   WORK=/var/tmp/ossgw-nfs-ceiling (wiped first)  OUT=$WORK/nfs-ceiling.json
-#   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read)
+#   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read;
+#   PROFILE_ROWS=write,read,small,small read says which rows)
 #   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
 #   NMT=1 (Native Memory Tracking summary after the small-file reads)
 # Installs what is missing: nfs-ganesha, nfs-ganesha-mem, rpcbind, libnfs-dev, gcc, pkg-config, libisal2 (the gateway's
