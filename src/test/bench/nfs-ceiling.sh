@@ -13,6 +13,8 @@
 #   PROFILE_ROWS=write,read,small,small read says which rows)
 #   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
 #   NMT=1 (Native Memory Tracking summary after the small-file reads)
+#   GW_AOT=0 (the launcher's OSSGW_AOT: 0 = no AOT cache, a fresh JIT in every row; train = this build's cache, trained
+#   once first, as a user's ./ossgw runs)
 # Installs what is missing: nfs-ganesha, nfs-ganesha-mem, rpcbind, libnfs-dev, gcc, pkg-config, libisal2 (the gateway's
 # CRC-64 of uploads, as in the container image) (Debian).
 set -euo pipefail

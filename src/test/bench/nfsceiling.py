@@ -131,7 +131,8 @@ class Ossgw:
         self.port = None
 
     def _env(self):
-        env = dict(os.environ, OSSGW_NO_BUILD="1", OSSGW_AOT="0", OSS_ACCESS_KEY_ID="ak", OSS_ACCESS_KEY_SECRET="sk")
+        env = dict(os.environ, OSSGW_NO_BUILD="1", OSSGW_AOT=os.environ.get("GW_AOT", "0"), OSS_ACCESS_KEY_ID="ak",
+                   OSS_ACCESS_KEY_SECRET="sk")
         return env
 
     def start(self):
