@@ -62,7 +62,8 @@ java.sql,java.xml,jdk.management,jdk.security.auth,jdk.unsupported,jdk.zipfs
 
 # --- run: debian:bookworm-slim with libfuse3-3 (the default FUSE binding, jfuse, loads libfuse3.so.3; as root it
 # mounts with mount(2) itself), libfuse2 (the jnr-fuse fallback, -Dio.ossgw.fuse.binding=jnr), fuse (fusermount, which
-# unmounts either kind), samba (smbd for SMB shares, supervised by the gateway) and tini (PID 1: reaps smbd's children,
+# unmounts either kind), samba (smbd for SMB shares, supervised by the gateway), libisal2 (Intel ISA-L: the CRC-64 of every
+# uploaded byte with carry-less multiplies, about 12x cheaper than the Java table method under C1) and tini (PID 1: reaps smbd's children,
 # forwards SIGTERM)
 FROM ${BASE_IMAGE} AS run
 ENV JAVA_HOME=/opt/java/openjdk \
@@ -76,7 +77,7 @@ SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # hadolint ignore=DL3008
 RUN echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/sources.list.d/bookworm-backports.list \
  && apt-get update \
- && apt-get install -y --no-install-recommends libfuse3-3 libfuse2 fuse tini ca-certificates curl \
+ && apt-get install -y --no-install-recommends libfuse3-3 libfuse2 fuse libisal2 tini ca-certificates curl \
  && apt-get install -y --no-install-recommends -t bookworm-backports samba \
  && smbd --version | grep -qE 'Version 4\.(2[0-9]|[3-9][0-9])' \
  && rm -rf /var/lib/apt/lists/* \

@@ -8,6 +8,8 @@
 # libfuse3-3 is the library alone (the default jfuse binding; as root it mounts with mount(2), as another user it
 # needs fusermount3 from fuse3) and coexists with both; without it the gateway falls back to jnr-fuse.
 # stunnel4: the TLS terminator in front of the emulator for the https:// e2e tests (src/test/e2e/test_https.py).
+# libisal2: Intel ISA-L, whose crc64_ecma_refl computes the CRC-64 of every uploaded byte (optional for the gateway,
+# which falls back to Java; gateway-core's Crc64Test checks ISA-L where it is installed).
 # haproxy: the TCP balancer with HTTP health checks in front of the cluster e2e tests' gateways
 # (src/test/e2e/test_cluster.py).
 
@@ -21,7 +23,7 @@ ci_installed() { # package -> status 0 when dpkg has it installed
 # Prints the missing packages, one per line.
 ci_missing_packages() {
   local p
-  for p in libfuse2 fio attr python3-venv libnfs-utils libfuse3-3 stunnel4 haproxy; do
+  for p in libfuse2 fio attr python3-venv libnfs-utils libfuse3-3 stunnel4 haproxy libisal2; do
     ci_installed "$p" || echo "$p"
   done
   ci_installed fuse || ci_installed fuse3 || echo fuse

@@ -9,10 +9,14 @@
 #   src/test/bench/nfs-ceiling.sh
 # Environment: APP_ROOT=the repository root (its ./ossgw launcher runs the gateway, with the launcher's JVM options)
 #   WORK=/var/tmp/ossgw-nfs-ceiling (wiped first)  OUT=$WORK/nfs-ceiling.json
-#   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read)
+#   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read;
+#   PROFILE_ROWS=write,read,small,small read says which rows)
 #   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
 #   NMT=1 (Native Memory Tracking summary after the small-file reads)
-# Installs what is missing: nfs-ganesha, nfs-ganesha-mem, rpcbind, libnfs-dev, gcc, pkg-config (Debian).
+#   GW_AOT=0 (the launcher's OSSGW_AOT: 0 = no AOT cache, a fresh JIT in every row; train = this build's cache, trained
+#   once first, as a user's ./ossgw runs)
+# Installs what is missing: nfs-ganesha, nfs-ganesha-mem, rpcbind, libnfs-dev, gcc, pkg-config, libisal2 (the gateway's
+# CRC-64 of uploads, as in the container image) (Debian).
 set -euo pipefail
 HERE="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 export APP_ROOT="${APP_ROOT:-$(cd "$HERE/../../.." && pwd)}"
@@ -21,7 +25,7 @@ die() { echo "nfs-ceiling: $*" >&2; exit 1; }
 (( EUID == 0 )) || die "run as root (network namespace, drop_caches)"
 [[ -f "$APP_ROOT/gateway-app/target/quarkus-app/quarkus-run.jar" ]] || die "no built gateway under $APP_ROOT"
 
-PKGS=(nfs-ganesha nfs-ganesha-mem rpcbind libnfs-dev gcc pkg-config iproute2 util-linux)
+PKGS=(nfs-ganesha nfs-ganesha-mem rpcbind libnfs-dev gcc pkg-config iproute2 util-linux libisal2)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

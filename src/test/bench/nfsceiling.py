@@ -13,7 +13,7 @@ Rows, per server (ganesha first, then ossgw; RUNS times):
   workload (VmHWM after clear_refs 5).
 CPU is utime + stime of the server process from /proc/PID/stat over the workload (ganesha.nfsd; the gateway's JVM,
 not the emulator's, which is reported beside it); the 1-minute load average is taken before each row. With PROFILE=1
-the gateway's write and read rows also carry a JFR recording (settings=profile): heap bytes allocated per GiB (from
+the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read: which) also carry a JFR recording (settings=profile): heap bytes allocated per GiB (from
 the jdk.ObjectAllocationSample weights) and the hottest methods.
 """
 import json
@@ -58,6 +58,8 @@ class Settings:
         self.procs = env_int("PROCS", 16)
         self.runs = env_int("RUNS", 1)
         self.profile = os.environ.get("PROFILE", "1") == "1"
+        # the rows JFR records with PROFILE=1 (write, read, small, small read)
+        self.profile_rows = os.environ.get("PROFILE_ROWS", "write,read").split(",")
         self.servers = os.environ.get("SERVERS", "ganesha,ossgw").split(",")
         self.steps = os.environ.get("STEPS", "write,read,small,smallread").split(",")
         self.gw_options = os.environ.get("GW_OPTIONS", "")
@@ -129,7 +131,8 @@ class Ossgw:
         self.port = None
 
     def _env(self):
-        env = dict(os.environ, OSSGW_NO_BUILD="1", OSSGW_AOT="0", OSS_ACCESS_KEY_ID="ak", OSS_ACCESS_KEY_SECRET="sk")
+        env = dict(os.environ, OSSGW_NO_BUILD="1", OSSGW_AOT=os.environ.get("GW_AOT", "0"), OSS_ACCESS_KEY_ID="ak",
+                   OSS_ACCESS_KEY_SECRET="sk")
         return env
 
     def start(self):
@@ -201,6 +204,7 @@ def measure(s, server, name, fn, profile=False):
     load = os.getloadavg()[0]
     tag = "p" + str(int(time.time() * 1000) % 10**9)
     jfr_file = None
+    profile = name in s.profile_rows
     if profile and s.profile and server.name == "ossgw":
         subprocess.run([s.jcmd, str(server.pid), "JFR.start", f"name={tag}", "settings=profile"], capture_output=True)
     emu_pid = server.emu.pid if server.name == "ossgw" else None

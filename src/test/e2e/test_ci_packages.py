@@ -5,7 +5,7 @@ import subprocess
 
 from e2e_support import REPO, scaled
 
-ALL = ["libfuse2", "fio", "attr", "python3-venv", "libnfs-utils", "libfuse3-3", "stunnel4", "haproxy"]
+ALL = ["libfuse2", "fio", "attr", "python3-venv", "libnfs-utils", "libfuse3-3", "stunnel4", "haproxy", "libisal2"]
 
 
 def missing(tmp_path, installed):

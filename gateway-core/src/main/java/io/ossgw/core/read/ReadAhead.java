@@ -59,6 +59,13 @@ public final class ReadAhead implements AutoCloseable {
   private int streak;
   private int window;
   private long prefetchedChunks;
+  /** The chunk of the last read that moved the stream on: chunks are freed relative to it. */
+  private long cursor;
+  /**
+   * Chunks behind the cursor kept for late reads: {@code backwardChunks}, grown to the farthest a late read of this
+   * stream has come (at most {@link #maxLag}), so the next one like it is served from memory.
+   */
+  private int lag;
   private boolean closed;
 
   /**
@@ -89,6 +96,15 @@ public final class ReadAhead implements AutoCloseable {
     this.chunkSize = pool.bufferSize();
     this.maxWindow = maxWindow;
     this.backwardChunks = backwardChunks;
+    this.lag = backwardChunks;
+  }
+
+  /**
+   * Most chunks kept behind the cursor for late reads: half the largest window (16 MiB with the defaults, sixteen 1 MiB
+   * NFS READs in flight), at least {@code backwardChunks}.
+   */
+  private int maxLag() {
+    return Math.max(backwardChunks, maxWindow / 2);
   }
 
   /** The current read-ahead window in chunks (0 after a random read). */
@@ -146,6 +162,7 @@ public final class ReadAhead implements AutoCloseable {
         if (how == STREAM) {
           // chunks fetched beyond today's window (it shrank as other files started streaming) are kept and read; the
           // ones behind go first, so their buffers serve the new chunks
+          cursor = first;
           evict(first, last + maxWindow);
           schedule(first, last + window);
         }
@@ -209,6 +226,15 @@ public final class ReadAhead implements AutoCloseable {
       // late by more than the slack now and then): served from memory, the stream goes on. Resetting here freed the
       // whole window and fetched it again a moment later. Nor does it move the window: an early read would free the
       // chunks the reads in between still need.
+      return OUT_OF_ORDER;
+    }
+    if (!sequential && window > 0 && !closed && offset < nextExpected
+        && offset / chunkSize >= cursor - (long) maxWindow - maxLag()) {
+      // late: a READ of a deep pipeline (an NFS client keeps sixteen 1 MiB READs in flight, served by as many threads
+      // in any order) that comes after reads far ahead of it moved the stream on, its chunk freed already. Resetting
+      // freed the whole window and fetched it again (28 % more bytes from OSS than read, issue 22): it is served from
+      // what is held, the rest with a GET of just its bytes, and the stream keeps that much more behind it from now on
+      lag = (int) Math.min(maxLag(), Math.max(lag, cursor - offset / chunkSize));
       return OUT_OF_ORDER;
     }
     streak = sequential ? streak + 1 : 0;
@@ -340,10 +366,10 @@ public final class ReadAhead implements AutoCloseable {
     }
   }
 
-  /** Frees chunks outside [cursor - backwardChunks, windowEnd]. */
+  /** Frees chunks outside [cursor - lag, windowEnd] (lag: {@code backwardChunks} or more after late reads). */
   private void evict(long cursor, long windowEnd) {
     // from both ends of the sorted map: the held chunks are a run around the cursor, so this touches only what goes
-    while (!chunks.isEmpty() && chunks.firstKey() < cursor - backwardChunks) {
+    while (!chunks.isEmpty() && chunks.firstKey() < cursor - lag) {
       chunks.remove(chunks.firstKey()).free();
     }
     while (!chunks.isEmpty() && chunks.lastKey() > windowEnd) {

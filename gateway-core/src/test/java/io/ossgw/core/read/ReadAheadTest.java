@@ -79,6 +79,41 @@ class ReadAheadTest {
     }
   }
 
+  /**
+   * A late READ of a deep pipeline (NFS clients keep sixteen 1 MiB READs in flight, served in any order) behind chunks
+   * already freed is served with a GET of its own bytes and the stream goes on: before, it reset the window, freed every
+   * chunk and fetched them all again (1.28 GiB from OSS for a 1 GiB read, issue 22). The stream then keeps that far
+   * behind, so the next late read like it comes from memory.
+   */
+  @Test
+  void aLateReadOfADeepPipelineDoesNotResetTheStream() {
+    BufferPool pool = new BufferPool(CHUNK, new MemoryBudget(64L * CHUNK));
+    try (ReadAhead ra = new ReadAhead(store, pool, executor, "obj", data.length, null, 8, 1)) {
+      int step = 64 * 1024;
+      long off = 0;
+      for (; off < 7L * CHUNK; off += step) { // the cursor reaches chunk 6; chunks below 5 are freed
+        assertThat(read(ra, off, step)).isEqualTo(Arrays.copyOfRange(data, (int) off, (int) off + step));
+      }
+      assertThat(ra.window()).isEqualTo(8);
+      long fetched = ra.prefetchedChunks();
+      int late = 2 * CHUNK + 100;
+      assertThat(read(ra, late, step)).isEqualTo(Arrays.copyOfRange(data, late, late + step));
+      assertThat(ra.window()).as("a late read keeps the stream").isEqualTo(8);
+      assertThat(ra.prefetchedChunks()).as("and nothing is fetched again").isEqualTo(fetched);
+      for (; off < 9L * CHUNK; off += step) { // the cursor moves on to chunk 8
+        assertThat(read(ra, off, step)).isEqualTo(Arrays.copyOfRange(data, (int) off, (int) off + step));
+      }
+      assertThat(ra.window()).isEqualTo(8);
+      assertThat(ra.heldChunks()).as("more than the window, the cursor and one chunk behind it are kept now")
+          .isGreaterThan(8 + 1 + 1);
+      int late2 = 4 * CHUNK + 5;
+      long before = ra.prefetchedChunks();
+      assertThat(read(ra, late2, step)).isEqualTo(Arrays.copyOfRange(data, late2, late2 + step));
+      assertThat(ra.window()).isEqualTo(8);
+      assertThat(ra.prefetchedChunks()).isEqualTo(before);
+    }
+  }
+
   @Test
   void aSmallFileReadInOneGoTakesNoChunk() {
     byte[] small = Arrays.copyOf(data, 128 * 1024 + 3);
