@@ -44,8 +44,10 @@ final class LookupProcs {
         path = VPaths.child(dir.path(), name);
       }
       FileAttr attr = dir.fs().getattr(path);
-      Target t = s.targetOf(dir.export(), path, attr);
-      return new LOOKUP3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), path, attr), s.fattr(t, attr), dirAttrs);
+      // one table look-up for the fileid and the handle (with the table in a cluster store, one request fewer)
+      long[] id = s.table.idOf(dir.export().id(), path, attr.ino());
+      Target t = new Target(dir.export(), id[0], path);
+      return new LOOKUP3res(nfsstat3.NFS3_OK, s.handleOf(dir.export(), id), s.fattr(t, attr), dirAttrs);
     } catch (NfsError e) {
       return LOOKUP3res.fail(e.status, dirAttrs);
     } catch (FsException e) {

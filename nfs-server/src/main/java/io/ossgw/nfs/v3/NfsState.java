@@ -123,6 +123,11 @@ final class NfsState {
     return handles.encode(e.id(), id[0], (int) id[1]);
   }
 
+  /** The handle of a fileid and generation from {@code table.idOf} (a caller that also needs its Target asks once). */
+  nfs_fh3 handleOf(Export e, long[] id) {
+    return handles.encode(e.id(), id[0], (int) id[1]);
+  }
+
   /** wcc_data from attributes taken before (may be null) and the object's attributes now. */
   wcc_data wcc(wcc_attr before, Target t) {
     return new wcc_data(before, postOp(t));
