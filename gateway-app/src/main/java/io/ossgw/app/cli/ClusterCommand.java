@@ -35,7 +35,8 @@ public class ClusterCommand implements Runnable {
           + "numbers, generations, the handle secret) into the cluster store of ossgw.cluster.store, so handles "
           + "given out by this gateway stay valid on every gateway of the cluster.",
           "Run it with the gateway stopped and before the cluster's gateways start. Refuses, writing nothing, if the "
-              + "store already has another table of the same name; running it again is harmless."})
+              + "store already has another table of the same name; running it again before the cluster starts is "
+              + "harmless."})
   static class ImportInodes implements Callable<Integer> {
     @Option(names = "--state-dir", required = true, paramLabel = "DIR",
         description = "the gateway's state directory (ossgw.state-dir / state_dir)")
@@ -59,8 +60,8 @@ public class ClusterCommand implements Runnable {
         return ExitCodes.USAGE;
       }
       if (settings == null) {
-        Cli.error("no cluster store: set ossgw.cluster.store (in --config FILE, -Dossgw.cluster.store=redis://HOST:6379 "
-            + "or OSSGW_CLUSTER_STORE)");
+        Cli.error("no cluster store: set ossgw.cluster.store (in --config FILE, "
+            + "-Dossgw.cluster.store=redis://HOST:6379 or OSSGW_CLUSTER_STORE)");
         return ExitCodes.USAGE;
       }
       if (!Files.isDirectory(stateDir)) {

@@ -22,9 +22,9 @@ import java.util.stream.Stream;
  * are copied as they are.
  *
  * <p>Refuses, writing nothing, when the store already holds a table of that name with another secret (another
- * history: merging two would give one number to two objects). Importing the same state directory again is harmless
- * (the same values are written). Run it with no gateway on the state directory (its files are locked) and before the
- * gateways on the store start.
+ * history: merging two would give one number to two objects). Importing the same state directory again before the
+ * cluster starts is harmless (the same values are written; after, it would write old paths back over renames). Run
+ * it with no gateway on the state directory (its files are locked) and before the gateways on the store start.
  */
 public final class InodeImport {
   /** Entries written per HSET/ZADD request. */

@@ -105,7 +105,9 @@ public final class RedisStore implements AutoCloseable {
     }
   }
 
-  private final java.util.concurrent.ConcurrentHashMap<String, String> shas = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Lua source -> its SHA-1 (EVALSHA's name of it). */
+  private final java.util.concurrent.ConcurrentHashMap<String, String> shas =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private static Request withArgs(Request r, java.util.List<String> keys, java.util.List<String> args) {
     r.arg(keys.size());

@@ -159,7 +159,8 @@ class RedisInodeTableTest {
     a.idOf(SPACE, "/x", 50);
     v.stop();
     assertThatThrownBy(() -> a.idOf(SPACE, "/y", 51)).isInstanceOf(ClusterStoreException.class)
-        .satisfies(e -> assertThat(((ClusterStoreException) e).kind()).isEqualTo(ClusterStoreException.Kind.UNREACHABLE));
+        .satisfies(e -> assertThat(((ClusterStoreException) e).kind())
+            .isEqualTo(ClusterStoreException.Kind.UNREACHABLE));
     assertThatThrownBy(() -> a.resolve(SPACE, 50)).isInstanceOf(ClusterStoreException.class);
   }
 
