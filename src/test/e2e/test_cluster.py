@@ -537,6 +537,7 @@ def test_active_mode_a_handle_of_one_gateway_is_valid_on_the_other(cluster, work
     b = cluster.replica("b", mode="active")
     a.wait_answering(ready=True)
     b.wait_answering(ready=True)
+    log("shared handles: both gateways ready")
     name = cluster.bucket_name
     src = workdir / "payload"
     src.write_bytes(b"shared handles\n" * 100)
@@ -563,6 +564,13 @@ def test_active_mode_a_handle_of_one_gateway_is_valid_on_the_other(cluster, work
     nfs("nfs-cp", str(src), nfs_url(b.nfs_port, f"/{name}/moved.bin"))
     again = root_and_handle(b.nfs_port, name, "moved.bin")[1]
     assert again != fh and root_and_handle(a.nfs_port, name, "moved.bin")[1] == again
+    # the store down: the table cannot answer, so the gateway says "try later" (JUKEBOX), never a guessed handle
+    log("shared handles: stopping the store")
+    cluster.store.stop()
+    status, _ = nfs3(a.nfs_port, onc_rpc.NFSPROC3_LOOKUP, diropargs(root_a, "moved.bin"))
+    assert status == NFS3ERR_JUKEBOX, status
+    assert getattr3(b.nfs_port, again)[0] == NFS3ERR_JUKEBOX
+    log("shared handles: JUKEBOX seen on both")
 
 
 def test_import_inodes_keeps_a_single_gateways_handles_valid_in_the_cluster(cluster, workdir):
