@@ -219,9 +219,10 @@ class Replica:
         passwd.chmod(0o600)
         lines = [f"ossgw.oss.endpoint={emulator.endpoint}", f"ossgw.oss.passwd-file={passwd}",
                  f"ossgw.exports.x.bucket={bucket}", "ossgw.nfs.bind=127.0.0.1", f"ossgw.nfs.port={self.nfs_port}",
-                 "ossgw.nfs.open-idle-timeout=1s", f"ossgw.cluster.store={store_url}", f"ossgw.cluster.mode={mode}",
-                 f"ossgw.cluster.node-id={name}", f"ossgw.cluster.lease-ttl={TTL}s", "ossgw.cluster.name=e2e",
-                 *[f"ossgw.options.{o}" for o in options]]
+                 "ossgw.nfs.open-idle-timeout=1s", *[f"ossgw.options.{o}" for o in options]]
+        if store_url != "none":  # "none": a single gateway, its tables in its state directory
+            lines += [f"ossgw.cluster.store={store_url}", f"ossgw.cluster.mode={mode}", f"ossgw.cluster.node-id={name}",
+                      f"ossgw.cluster.lease-ttl={TTL}s", "ossgw.cluster.name=e2e"]
         if mount:
             self.mountpoint.mkdir()
             lines += [f"ossgw.mounts.m.bucket={bucket}", f"ossgw.mounts.m.mountpoint={self.mountpoint}"]
@@ -487,6 +488,120 @@ def test_active_mode_a_file_closed_on_one_gateway_is_read_on_the_other_within_a_
     received = re.search(r"ossgw_cluster_invalidations_received_total (\S+)", metrics_b)
     assert received and float(received.group(1)) >= 3, metrics_b
     assert b.cluster_status() == "active (node b)"
+
+
+NFSPROC3_GETATTR, NFSPROC3_REMOVE, NFSPROC3_RENAME = 1, 12, 14
+NFS3ERR_STALE, NFS3ERR_JUKEBOX = 70, 10008
+
+
+def nfs3(port, proc, args):
+    """One raw NFSv3 call (as root, squashed like nfs-cp's root): (nfsstat3, the rest of the reply)."""
+    s = onc_rpc.connect(port)
+    try:
+        _xid, accepted, stat, rest = onc_rpc.rpc(s, 9, onc_rpc.NFS_PROGRAM, 3, proc, args, cred=onc_rpc.auth_sys(0, 0))
+        assert accepted and stat == 0, (accepted, stat)
+        return struct.unpack(">I", rest[:4])[0], rest[4:]
+    finally:
+        s.close()
+
+
+def root_and_handle(port, bucket, name):
+    """MOUNT /BUCKET and LOOKUP NAME on one gateway: (root handle, the object's handle)."""
+    s = onc_rpc.connect(port)
+    try:
+        accepted, stat, root = onc_rpc.mnt(s, f"/{bucket}")
+        assert accepted and stat == 0 and root, (accepted, stat)
+        return root, onc_rpc.lookup(s, root, name)
+    finally:
+        s.close()
+
+
+def getattr3(port, fh):
+    """GETATTR: (nfsstat3, (type, mode, size, fileid, mtime seconds, mtime nanoseconds) or None)."""
+    status, rest = nfs3(port, NFSPROC3_GETATTR, onc_rpc.fh3(fh))
+    if status != 0:
+        return status, None
+    ftype, mode, _nlink, _uid, _gid, size, _used, _rdev, _fsid, fileid, _at, _atn, mt, mtn = struct.unpack(
+        ">IIIIIQQQQQIIII", rest[:76])
+    return 0, (ftype, mode, size, fileid, mt, mtn)
+
+
+def diropargs(dir_fh, name):
+    return onc_rpc.fh3(dir_fh) + onc_rpc.xdr_string(name)
+
+
+def test_active_mode_a_handle_of_one_gateway_is_valid_on_the_other(cluster, workdir):
+    """Issue 23 item 1: the handle table in the store, so a handle LOOKUP gave on A works on B, through a rename on
+    A, and is STALE on both once the file is removed."""
+    a = cluster.replica("a", mode="active")
+    b = cluster.replica("b", mode="active")
+    a.wait_answering(ready=True)
+    b.wait_answering(ready=True)
+    log("shared handles: both gateways ready")
+    name = cluster.bucket_name
+    src = workdir / "payload"
+    src.write_bytes(b"shared handles\n" * 100)
+    nfs("nfs-cp", str(src), nfs_url(a.nfs_port, f"/{name}/made-on-a.bin"))
+    root_a, fh = root_and_handle(a.nfs_port, name, "made-on-a.bin")
+    root_b, fh_b = root_and_handle(b.nfs_port, name, "made-on-a.bin")
+    assert fh_b == fh and root_b == root_a, "B gave another handle for the same object"
+    status_a, attrs_a = getattr3(a.nfs_port, fh)
+    status_b, attrs_b = getattr3(b.nfs_port, fh)
+    assert status_a == status_b == 0 and attrs_b == attrs_a and attrs_a[2] == 1500, (status_a, status_b, attrs_a, attrs_b)
+    # renamed through A: A's handle still names the file on B, with the same attributes
+    status, _ = nfs3(a.nfs_port, NFSPROC3_RENAME, diropargs(root_a, "made-on-a.bin") + diropargs(root_a, "moved.bin"))
+    assert status == 0, status
+    assert wait_until(lambda: getattr3(b.nfs_port, fh)[0] == 0, 30)
+    status_b, moved = getattr3(b.nfs_port, fh)
+    assert status_b == 0 and moved[2:4] == attrs_a[2:4], (moved, attrs_a)
+    assert root_and_handle(b.nfs_port, name, "moved.bin")[1] == fh
+    # removed through A: the handle is STALE on both
+    status, _ = nfs3(a.nfs_port, NFSPROC3_REMOVE, diropargs(root_a, "moved.bin"))
+    assert status == 0, status
+    assert getattr3(a.nfs_port, fh)[0] == NFS3ERR_STALE
+    assert wait_until(lambda: getattr3(b.nfs_port, fh)[0] == NFS3ERR_STALE, 30), getattr3(b.nfs_port, fh)
+    # a new file at the same name gets a new handle (the next generation), on both
+    nfs("nfs-cp", str(src), nfs_url(b.nfs_port, f"/{name}/moved.bin"))
+    again = root_and_handle(b.nfs_port, name, "moved.bin")[1]
+    assert again != fh and root_and_handle(a.nfs_port, name, "moved.bin")[1] == again
+    # the store down: the table cannot answer, so the gateway says "try later" (JUKEBOX), never a guessed handle
+    log("shared handles: stopping the store")
+    cluster.store.stop()
+    status, _ = nfs3(a.nfs_port, onc_rpc.NFSPROC3_LOOKUP, diropargs(root_a, "moved.bin"))
+    assert status == NFS3ERR_JUKEBOX, status
+    assert getattr3(b.nfs_port, again)[0] == NFS3ERR_JUKEBOX
+    log("shared handles: JUKEBOX seen on both")
+
+
+def test_import_inodes_keeps_a_single_gateways_handles_valid_in_the_cluster(cluster, workdir):
+    """`ossgw cluster import-inodes`: a handle of a single gateway (tables in its state directory) resolves on a
+    cluster gateway after the import (the refusal of another table is RedisInodeTableTest's)."""
+    name = cluster.bucket_name
+    solo = cluster.replica("a", store_url="none")
+    solo.wait_answering(ready=True)
+    src = workdir / "payload"
+    src.write_bytes(b"before the cluster\n")
+    nfs("nfs-cp", str(src), nfs_url(solo.nfs_port, f"/{name}/old.txt"))
+    _root, fh = root_and_handle(solo.nfs_port, name, "old.txt")
+    status, attrs = getattr3(solo.nfs_port, fh)
+    assert status == 0
+    solo.stop()
+    cfg = workdir / "import.properties"
+    cfg.write_text(f"ossgw.cluster.store={cluster.store.url}\nossgw.cluster.name=e2e\n")
+    r = subprocess.run([str(OSSGW), "cluster", "import-inodes", "--state-dir", str(workdir / "state-a"),
+                        "--config", str(cfg)], capture_output=True, text=True, timeout=scaled(300),
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"imported nfs: \d+ numbers", r.stdout), r.stdout
+    # a cluster gateway with an empty state directory answers the old handle
+    b = cluster.replica("b", mode="active")
+    b.wait_answering(ready=True)
+    status_b, attrs_b = getattr3(b.nfs_port, fh)
+    assert status_b == 0 and attrs_b == attrs, (status_b, attrs_b, attrs)
+    # the old handle also works after a rename through the cluster gateway (the imported paths are indexed)
+    root_b, _ = root_and_handle(b.nfs_port, name, "old.txt")
+    status, _ = nfs3(b.nfs_port, NFSPROC3_RENAME, diropargs(root_b, "old.txt") + diropargs(root_b, "new.txt"))
+    assert status == 0 and getattr3(b.nfs_port, fh)[0] == 0
 
 
 def test_an_unknown_ossgw_property_is_named_with_the_nearest_known_one(ossgw_built, workdir):

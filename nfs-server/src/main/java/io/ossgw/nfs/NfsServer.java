@@ -103,7 +103,8 @@ public final class NfsServer implements AutoCloseable {
     }
     // the file name is the one this table always had: handles given out before keep resolving
     try {
-      table = InodeTable.open(b.stateDir == null ? null : b.stateDir.resolve(HANDLE_TABLE_FILE));
+      table = b.sharedHandles != null ? InodeTable.shared(b.sharedHandles)
+          : InodeTable.open(b.stateDir == null ? null : b.stateDir.resolve(HANDLE_TABLE_FILE));
     } catch (IllegalStateException e) {
       throw new IllegalStateException("cannot open the NFS handle table in " + b.stateDir + ": " + e.getMessage(), e);
     }

@@ -161,6 +161,19 @@ public final class NfsServerBuilder {
     return this;
   }
 
+  /**
+   * Keeps the handle table (numbers, generations, the handle MAC secret) in a cluster's store instead of the state
+   * directory's {@code nfs-handles.mv} (issue 23 item 1): every gateway on the store gives the same handle for the same
+   * object and accepts the others'. Export ids must then be the same on every gateway (they are, derived from the
+   * export's path, unless set). Default null: the file.
+   */
+  public NfsServerBuilder sharedHandles(io.ossgw.core.cluster.InodeNumberStore store) {
+    this.sharedHandles = store;
+    return this;
+  }
+
+  io.ossgw.core.cluster.InodeNumberStore sharedHandles;
+
   /** How long an NFS-open file stays open without READ/WRITE before it is released (uploaded); default 5 s. */
   public NfsServerBuilder openIdleTimeout(Duration d) {
     this.openIdle = Objects.requireNonNull(d);

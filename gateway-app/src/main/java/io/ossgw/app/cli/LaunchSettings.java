@@ -33,7 +33,7 @@ public final class LaunchSettings {
     String command = command(args);
     if (!"serve".equals(command)) {
       setIfAbsent(HOST_ENABLED, "false");
-      return null;
+      return "cluster".equals(command) ? configSource(args) : null; // ossgw cluster reads the serve's config file
     }
     int at = Arrays.asList(args).indexOf("serve");
     try {
@@ -47,6 +47,11 @@ public final class LaunchSettings {
     } catch (IllegalArgumentException e) {
       return e.getMessage();
     }
+    return configSource(args);
+  }
+
+  /** {@code --config FILE} as a config source. @return a problem to report, or null */
+  private static String configSource(String[] args) {
     String file = configFile(args);
     if (file == null) {
       return null;

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Alibaba Cloud OSS buckets as a local file system (FUSE mount), an NFS export (NFSv4.1 and v3) and "
         + "an SMB2/3 share (Samba).",
-    subcommands = {MountCommand.class, UmountCommand.class, ServeCommand.class, DemoCommand.class, EmulatorCommand.class},
+    subcommands = {MountCommand.class, UmountCommand.class, ServeCommand.class, DemoCommand.class, EmulatorCommand.class,
+        ClusterCommand.class},
     footer = {"", "Examples:",
         "  ossgw demo                      zero-config demo: an embedded emulator, mounted",
         "  ossgw mount mybucket:/data /mnt/oss -o url=https://oss-cn-hangzhou.aliyuncs.com",

@@ -47,7 +47,8 @@ import org.jboss.logging.Logger;
  * {@code ossgw_cluster_lease_holder}, {@code ossgw_cluster_lease_acquisitions_total},
  * {@code ossgw_cluster_lease_losses_total}, {@code ossgw_cluster_store_requests_seconds{op,outcome}},
  * {@code ossgw_cluster_invalidations_sent_total}, {@code ossgw_cluster_invalidations_received_total},
- * {@code ossgw_cluster_invalidations_failed_total}, {@code ossgw_cluster_resyncs_total}.
+ * {@code ossgw_cluster_invalidations_failed_total}, {@code ossgw_cluster_resyncs_total}. With a store, the inode
+ * tables (NFS handles, {@code st_ino}) live in it ({@link #inodeTable}).
  */
 @ApplicationScoped
 public class ClusterService {
@@ -160,6 +161,20 @@ public class ClusterService {
     InvalidationChannel ch = channel;
     String node = settings.nodeId();
     return fs -> new PublishingFileSystem(fs, ch, node, ec.bucket(), ec.prefix());
+  }
+
+  /**
+   * The inode table {@code name} in the store (issue 23 item 1: {@code nfs} for the NFS handles, {@code
+   * engine-<mount id>} for an engine's numbers), or empty without a store (the state directory's files).
+   */
+  public synchronized Optional<io.ossgw.core.cluster.InodeNumberStore> inodeTable(String name) {
+    return store == null ? Optional.empty() : Optional.of(new RedisInodeNumberStore(store, name));
+  }
+
+  /** {@link #inodeTable} as the function {@code Engine.start} takes, or null without a store. */
+  public synchronized java.util.function.Function<String, io.ossgw.core.cluster.InodeNumberStore> inodeTables() {
+    RedisStore s = store;
+    return s == null ? null : name -> new RedisInodeNumberStore(s, name);
   }
 
   /** An engine started: it receives the other nodes' invalidations from now on. */

@@ -80,6 +80,51 @@ public final class RedisStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs a Lua script: EVALSHA (the script's body is sent once per server, not with every call), EVAL when the server
+   * does not have it yet ({@code NOSCRIPT}, e.g. after a restart).
+   *
+   * @param op the operation's name for metrics
+   * @param script the Lua source
+   * @param keys the KEYS the script touches
+   * @param args its ARGV
+   * @return the script's reply (null for nil / false)
+   * @throws ClusterStoreException on any failure
+   */
+  public Response eval(String op, String script, java.util.List<String> keys, java.util.List<String> args) {
+    String sha = shas.computeIfAbsent(script, RedisStore::sha1);
+    try {
+      return call(op, withArgs(Request.cmd(io.vertx.mutiny.redis.client.Command.EVALSHA).arg(sha), keys, args),
+          settings.timeout());
+    } catch (ClusterStoreException e) {
+      if (e.kind() != Kind.OTHER || e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
+        throw e;
+      }
+      return call(op, withArgs(Request.cmd(io.vertx.mutiny.redis.client.Command.EVAL).arg(script), keys, args),
+          settings.timeout());
+    }
+  }
+
+  /** Lua source -> its SHA-1 (EVALSHA's name of it). */
+  private final java.util.concurrent.ConcurrentHashMap<String, String> shas =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static Request withArgs(Request r, java.util.List<String> keys, java.util.List<String> args) {
+    r.arg(keys.size());
+    keys.forEach(r::arg);
+    args.forEach(r::arg);
+    return r;
+  }
+
+  private static String sha1(String script) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+          .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Sends one command without waiting; {@code onFailure} gets the mapped failure (on a Vert.x thread). */
   public void send(String op, Request request, java.util.function.Consumer<ClusterStoreException> onFailure) {
     long t0 = System.nanoTime();

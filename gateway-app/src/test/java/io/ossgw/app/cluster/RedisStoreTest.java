@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cluster store against a real Valkey (or Redis) server this test starts: the lease scripts, fencing tokens,
- * expiry and takeover, pub/sub invalidations across a store restart, atomic inode numbers, client records, a password,
+ * expiry and takeover, pub/sub invalidations across a store restart, client records, a password,
  * and a full store (maxmemory) refusing with a clear error and nothing half-written.
  */
 class RedisStoreTest {
@@ -199,24 +199,6 @@ class RedisStoreTest {
   }
 
   @Test
-  void inodeNumbersAreAllocatedOnceForEveryNodeKeepingAll64Bits() throws Exception {
-    ValkeyServer v = server();
-    RedisInodeNumberStore a = new RedisInodeNumberStore(store(v, "a", Optional.empty()));
-    RedisInodeNumberStore b = new RedisInodeNumberStore(store(v, "b", Optional.empty()));
-    long big = 0x7edc_ba98_7654_3211L; // above 2^53: Lua's doubles would round it
-    assertThat(a.numberOf("m1", "dir/file", big)).isEqualTo(big);
-    assertThat(b.numberOf("m1", "dir/file", 12345)).isEqualTo(big);
-    assertThat(b.known("m1", "dir/file")).isEqualTo(big);
-    assertThat(a.keyOf("m1", big)).isEqualTo("dir/file");
-    long other = b.numberOf("m1", "other", big); // the preferred number is taken: the counter's next
-    assertThat(other).isNotEqualTo(big).isGreaterThan(1);
-    assertThat(a.numberOf("m2", "dir/file", big)).as("another name space").isEqualTo(big);
-    a.removed("m1", "dir/file");
-    assertThat(b.known("m1", "dir/file")).isZero();
-    assertThat(b.keyOf("m1", big)).isNull();
-  }
-
-  @Test
   void clientRecordsKeepTheirBytes() throws Exception {
     ValkeyServer v = server();
     RedisClientRecordStore a = new RedisClientRecordStore(store(v, "a", Optional.empty()));
@@ -253,9 +235,9 @@ class RedisStoreTest {
     ValkeyServer v = server("--maxmemory-policy", "noeviction");
     RedisStore s = store(v, "a", Optional.empty());
     RedisLeaseStore leases = new RedisLeaseStore(s);
-    RedisInodeNumberStore inodes = new RedisInodeNumberStore(s);
+    RedisInodeNumberStore inodes = new RedisInodeNumberStore(s, "nfs");
     assertThat(leases.tryAcquire("a", Duration.ofSeconds(30), T)).isPresent();
-    long first = inodes.numberOf("m", "kept", 77);
+    long first = inodes.allocate(1, "/kept", new long[] {77}, true)[0];
     String filler = "x".repeat(64 * 1024);
     for (int i = 0; i < 48; i++) { // 3 MiB of other data, then a limit well below it: firmly full
       s.call("fill", Request.cmd(Command.SET).arg("filler:" + i).arg(filler), T);
@@ -270,12 +252,13 @@ class RedisStoreTest {
     assertThat(full).isNotNull();
     assertThat(full.kind()).isEqualTo(ClusterStoreException.Kind.FULL);
     assertThat(full.getMessage()).contains("the store is full").contains("maxmemory");
-    assertThatThrownBy(() -> inodes.numberOf("m", "new-key", 78)).isInstanceOf(ClusterStoreException.class)
+    assertThatThrownBy(() -> inodes.allocate(1, "/new-key", new long[] {78}, true))
+        .isInstanceOf(ClusterStoreException.class)
         .satisfies(e -> assertThat(((ClusterStoreException) e).kind()).isEqualTo(ClusterStoreException.Kind.FULL));
-    // nothing half-written: the key has no number, the number no key; the old entry stands
-    assertThat(inodes.known("m", "new-key")).isZero();
-    assertThat(inodes.keyOf("m", 78)).isNull();
-    assertThat(inodes.numberOf("m", "kept", 99)).isEqualTo(first);
+    // nothing half-written: the path has no number, the number no path; the old entry stands
+    assertThat(inodes.known(1, "/new-key")).isNull();
+    assertThat(inodes.resolve(1, 78)).isNull();
+    assertThat(inodes.allocate(1, "/kept", new long[] {99}, true)[0]).isEqualTo(first);
     // the holder keeps its lease (renewal is allowed under OOM); a new acquisition (another cluster's) is refused
     assertThat(leases.renew("a", 1, Duration.ofSeconds(30), T)).isTrue();
     assertThat(leases.tryAcquire("b", Duration.ofSeconds(30), T)).isEmpty();

@@ -1,75 +1,54 @@
 package io.ossgw.core.cluster;
 
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
- * The shared key &lt;-&gt; inode-number table of a cluster (issue 23 item 1): every gateway answers the same number,
- * and so the same NFS file handle and {@code st_ino}, for the same object. Numbers are allocated atomically in the
- * store: the preferred number (the engine's hash of the key) when no other key holds it, else the next value of a
- * counter. {@link Memory} is the single-process form; gateway-app has the Valkey/Redis one (a Lua script per
- * allocation). Phase 2 puts it under {@code io.ossgw.core.inode.InodeTable} when {@code ossgw.cluster.store} is set.
+ * The shared path &lt;-&gt; inode-number table of a cluster (issue 23 item 1): every gateway answers the same number,
+ * generation and NFS handle MAC secret, so a handle one gateway issued resolves on every other. {@code
+ * io.ossgw.core.inode.InodeTable} keeps the numbering rules (the preferred number, the probe sequence past a taken
+ * one, generations, tombstones, directory renames moving everything below); this interface is the storage those rules
+ * run on, each method one atomic step of the store (gateway-app's Valkey/Redis form runs each as one Lua script).
  *
- * @see io.ossgw.core.inode.InodeTable
+ * <p>Numbers and generations travel as {@code long[] {number, generation}}; a path is absolute within its name space.
+ * Every method may throw {@link ClusterStoreException} (the store failed: nothing was changed by a failed call, and
+ * the caller answers a retryable error, never a guessed number).
+ *
+ * @see io.ossgw.core.inode.InodeTable#shared
  */
 public interface InodeNumberStore {
   /**
-   * The number of {@code key} in name space {@code space}, allocated on first use.
+   * The table's NFS handle MAC secret: {@code proposed} if the store had none (it keeps it, set once: SET NX), else
+   * the one it has.
    *
-   * @param space the name space (an engine's mount id; numbers are unique within it)
-   * @param key the object key or path it numbers
-   * @param preferred the number to take when free (positive), or 0 for the counter's next
-   * @return a positive number, the same for the same key from every node until {@link #removed}
-   * @throws ClusterStoreException the store failed (FULL: no number was allocated)
+   * @param proposed 16 random bytes
+   * @return the 16 bytes every gateway uses
    */
-  long numberOf(String space, String key, long preferred);
+  byte[] secret(byte[] proposed);
 
-  /** The number {@code key} holds, or 0 when it has none. @throws ClusterStoreException the store failed */
-  long known(String space, String key);
+  /** The live path's {@code {number, generation}}, or null if the table has no live entry for it. */
+  long[] known(int space, String path);
 
-  /** The key holding {@code number}, or null. @throws ClusterStoreException the store failed */
-  String keyOf(String space, long number);
+  /** The generation and path of a number ({@code path} null once removed), or null if never given out. */
+  Entry resolve(int space, long number);
 
-  /** Frees the key's number (its handles become stale). @throws ClusterStoreException the store failed */
-  void removed(String space, String key);
+  /**
+   * The path's {@code {number, generation}}, allocated on first sight: the first of {@code candidates} that no live
+   * path holds, at the generation after its tombstone's (1 if new).
+   *
+   * @param candidates numbers to try in order (the preferred number, then its probe sequence)
+   * @param record false: when the path is new and the first candidate is free, answer it with generation 0 and record
+   *     nothing (a listing's numbers); true: always record
+   * @return the number and generation, or null when every candidate is held (ask again with the next ones)
+   */
+  long[] allocate(int space, String path, long[] candidates, boolean record);
 
-  /** The single-process table, in memory. */
-  final class Memory implements InodeNumberStore {
-    private final ConcurrentHashMap<String, Long> numbers = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, String> keys = new ConcurrentHashMap<>();
-    private long counter = 1;
+  /** The path was removed: its number's entry becomes a tombstone (handles STALE), keeping the generation. */
+  void removed(int space, String path);
 
-    @Override
-    public synchronized long numberOf(String space, String key, long preferred) {
-      Long n = numbers.get(space + "\n" + key);
-      if (n != null) {
-        return n;
-      }
-      long pick = preferred;
-      while (pick <= 1 || keys.containsKey(space + "\n" + pick)) {
-        pick = ++counter;
-      }
-      numbers.put(space + "\n" + key, pick);
-      keys.put(space + "\n" + pick, key);
-      return pick;
-    }
+  /**
+   * {@code from} was renamed to {@code to}: its number and those of every path below {@code from + "/"} move along,
+   * the number {@code to} held before (and any displaced below it) becomes a tombstone. One atomic step.
+   */
+  void renamed(int space, String from, String to);
 
-    @Override
-    public long known(String space, String key) {
-      Long n = numbers.get(space + "\n" + key);
-      return n == null ? 0 : n;
-    }
-
-    @Override
-    public String keyOf(String space, long number) {
-      return keys.get(space + "\n" + number);
-    }
-
-    @Override
-    public synchronized void removed(String space, String key) {
-      Long n = numbers.remove(space + "\n" + key);
-      if (n != null) {
-        keys.remove(space + "\n" + n);
-      }
-    }
-  }
+  /** One entry: a number's generation and current path, or a null path once removed. */
+  record Entry(int generation, String path) {}
 }

@@ -88,12 +88,23 @@ public final class Engine implements AutoCloseable {
    */
   public static Engine start(EngineConfig config, EngineObserver observer, UnaryOperator<ObjectStore> writeGate,
       UnaryOperator<VirtualFileSystem> decorate) {
+    return start(config, observer, writeGate, decorate, null);
+  }
+
+  /**
+   * As {@link #start(EngineConfig, EngineObserver, UnaryOperator, UnaryOperator)} with the inode table in a cluster's
+   * store (issue 23 item 1) when {@code sharedInodes} is not null: it gets the table's name ({@code engine-<mount id>})
+   * and gives the store's table ({@link InodeTable#shared}); null keeps the state directory's file.
+   */
+  public static Engine start(EngineConfig config, EngineObserver observer, UnaryOperator<ObjectStore> writeGate,
+      UnaryOperator<VirtualFileSystem> decorate,
+      java.util.function.Function<String, io.ossgw.core.cluster.InodeNumberStore> sharedInodes) {
     ObjectStore raw = writeGate.apply(new ObservedObjectStore(
         io.ossgw.core.store.lean.LeanDataStore.wrap(new AliyunObjectStore(config), config), observer));
     ObjectStore store = new RetryingObjectStore(raw, config.retries(), 100, 5_000, (op, e, n) -> observer.ossRetry(op));
     try {
       checkBucket(store, config);
-      return build(config, store, Ticker.systemTicker(), observer, decorate);
+      return build(config, store, Ticker.systemTicker(), observer, decorate, sharedInodes);
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -112,17 +123,18 @@ public final class Engine implements AutoCloseable {
 
   /** As {@link #over(EngineConfig, ObjectStore, Ticker)}; the caches report to {@code observer}. */
   public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer) {
-    return build(config, store, ticker, observer, UnaryOperator.identity());
+    return build(config, store, ticker, observer, UnaryOperator.identity(), null);
   }
 
   /** As {@link #over(EngineConfig, ObjectStore, Ticker, EngineObserver)}, {@code decorate} wrapping the file system. */
   public static Engine over(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer,
       UnaryOperator<VirtualFileSystem> decorate) {
-    return build(config, store, ticker, observer, decorate);
+    return build(config, store, ticker, observer, decorate, null);
   }
 
   private static Engine build(EngineConfig config, ObjectStore store, Ticker ticker, EngineObserver observer,
-      UnaryOperator<VirtualFileSystem> decorate) {
+      UnaryOperator<VirtualFileSystem> decorate,
+      java.util.function.Function<String, io.ossgw.core.cluster.InodeNumberStore> sharedInodes) {
     MemoryBudget budget = new MemoryBudget(MemoryBudget.capacity(config.prefetchLimit(), config.memoryLimit()));
     BufferPool pool = new BufferPool((int) config.chunkSize(), budget);
     BufferPool writePool = writeStagingPool(budget);
@@ -131,7 +143,8 @@ public final class Engine implements AutoCloseable {
     ObjectStore data = new RecordingObjectStore(diskCache == null ? store : new CachingObjectStore(store, diskCache),
         metaStore.uploads());
     abortIncompleteUploads(config, data, metaStore);
-    InodeTable inodes = openInodeTable(config);
+    InodeTable inodes = sharedInodes != null ? InodeTable.shared(sharedInodes.apply(inodeTableName(config)))
+        : openInodeTable(config);
     OssFileSystem oss = Observation.with(observer,
         () -> new OssFileSystem(config, data, pool, writePool, metaStore, ticker));
     VirtualFileSystem fs = decorate.apply(
@@ -175,6 +188,11 @@ public final class Engine implements AutoCloseable {
           + "; inode numbers are kept in memory and change at the next start");
       return InodeTable.open(null);
     }
+  }
+
+  /** The name of the mount's inode table in a cluster's store: {@code engine-<mount id>}, the file's name's part. */
+  public static String inodeTableName(EngineConfig config) {
+    return "engine-" + mountId(config);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.ossgw.core.inode;
 
+import io.ossgw.core.cluster.InodeNumberStore;
 import io.ossgw.core.memory.MvStores;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,10 @@ import org.h2.mvstore.MVStore;
  * <p>Reads are lock-free; changes are serialized. {@link #commit()} writes pending changes (the NFS server calls it
  * after each call that changed something, so a handle given to a client survives a crash of the process); MVStore
  * also commits in the background about once a second, and {@link #close()} commits.
+ *
+ * <p>{@link #shared} puts the same rules on a cluster's store instead of the file (issue 23: {@code
+ * ossgw.cluster.store}), so every gateway gives the same numbers, generations and handle secret; the file is then not
+ * used. Every method may then throw {@link io.ossgw.core.cluster.ClusterStoreException}.
  */
 public final class InodeTable implements AutoCloseable {
   /** The number of every name space's root. */
@@ -44,6 +49,8 @@ public final class InodeTable implements AutoCloseable {
   private final MVStore store;
   private final boolean temporary;
   private final byte[] secret;
+  /** The cluster store's table, or null for the file's (the H2 code below then runs untouched). */
+  private final SharedInodes shared;
 
   /** One table entry: the fileid's generation and current path, or a null path once removed. */
   public record Entry(int generation, String path) {
@@ -65,6 +72,7 @@ public final class InodeTable implements AutoCloseable {
   private InodeTable(MVStore store, boolean temporary) {
     this.store = store;
     this.temporary = temporary;
+    this.shared = null;
     MVMap<String, byte[]> meta = store.openMap("meta");
     byte[] s = meta.get("handle-secret");
     if (s == null) {
@@ -74,6 +82,24 @@ public final class InodeTable implements AutoCloseable {
       store.commit();
     }
     this.secret = s;
+  }
+
+  private InodeTable(SharedInodes shared) {
+    this.store = null;
+    this.temporary = false;
+    this.shared = shared;
+    this.secret = shared.secret();
+  }
+
+  /**
+   * The table kept in a cluster's store (issue 23 item 1): the numbering rules of the file's table, each change one
+   * atomic step of the store; {@link #commit()} and {@link #close()} have nothing to do.
+   *
+   * @param store the store's table (gateway-app's {@code RedisInodeNumberStore})
+   * @throws io.ossgw.core.cluster.ClusterStoreException if the store cannot give the handle secret
+   */
+  public static InodeTable shared(InodeNumberStore store) {
+    return new InodeTable(new SharedInodes(store));
   }
 
   /**
@@ -127,6 +153,9 @@ public final class InodeTable implements AutoCloseable {
     if (fileid == ROOT) {
       return new Entry(0, "/");
     }
+    if (shared != null) {
+      return shared.resolve(space, fileid);
+    }
     String v = fileids(space).get(fileid);
     return v == null ? null : Entry.decode(v);
   }
@@ -140,6 +169,9 @@ public final class InodeTable implements AutoCloseable {
   public long numberOf(int space, String path, long preferred) {
     if (path.equals("/")) {
       return ROOT;
+    }
+    if (shared != null) {
+      return shared.idOf(space, path, preferred, true)[0];
     }
     Long id = paths(space).get(path);
     if (id != null && holds(fileids(space).get(id), path)) {
@@ -160,6 +192,9 @@ public final class InodeTable implements AutoCloseable {
   public long numberIfFirstSeen(int space, String path, long preferred) {
     if (path.equals("/")) {
       return ROOT;
+    }
+    if (shared != null) {
+      return shared.idOf(space, path, preferred, false)[0];
     }
     MVMap<Long, String> byId = fileids(space);
     Long id = paths(space).get(path);
@@ -186,6 +221,9 @@ public final class InodeTable implements AutoCloseable {
     if (path.equals("/")) {
       return ROOT;
     }
+    if (shared != null) {
+      return shared.known(space, path);
+    }
     Long id = paths(space).get(path);
     if (id == null) {
       return null;
@@ -203,6 +241,9 @@ public final class InodeTable implements AutoCloseable {
   public long[] idOf(int space, String path, long preferred) {
     if (path.equals("/")) {
       return new long[] {ROOT, 0};
+    }
+    if (shared != null) {
+      return shared.idOf(space, path, preferred, true);
     }
     MVMap<String, Long> byPath = paths(space);
     Long known = byPath.get(path);
@@ -237,6 +278,10 @@ public final class InodeTable implements AutoCloseable {
 
   /** A path was removed: its fileid's handles become stale. */
   public synchronized void removed(int space, String path) {
+    if (shared != null) {
+      shared.removed(space, path);
+      return;
+    }
     Long id = paths(space).remove(path);
     if (id != null) {
       MVMap<Long, String> byId = fileids(space);
@@ -252,6 +297,10 @@ public final class InodeTable implements AutoCloseable {
    * {@code to} held before (the replaced object) becomes stale.
    */
   public synchronized void renamed(int space, String from, String to) {
+    if (shared != null) {
+      shared.renamed(space, from, to);
+      return;
+    }
     MVMap<String, Long> byPath = paths(space);
     MVMap<Long, String> byId = fileids(space);
     List<Map.Entry<String, Long>> moving = new ArrayList<>();
@@ -285,8 +334,36 @@ public final class InodeTable implements AutoCloseable {
     }
   }
 
+  /** Receives the entries of {@link #forEach}. */
+  @FunctionalInterface
+  public interface EntryVisitor {
+    /** One number of one name space; {@code entry.path()} null for a tombstone. */
+    void entry(int space, long fileid, Entry entry);
+  }
+
+  /**
+   * Visits every entry of the file's table, tombstones included, name space by name space ({@code ossgw cluster
+   * import-inodes} copies them to the store). Not for a {@link #shared} table.
+   */
+  public void forEach(EntryVisitor visitor) {
+    if (shared != null) {
+      throw new IllegalStateException("a shared table is read in its store");
+    }
+    for (String name : store.getMapNames()) {
+      if (name.startsWith("fid.")) {
+        int space = Integer.parseInt(name.substring(4));
+        for (Map.Entry<Long, String> e : fileids(space).entrySet()) {
+          visitor.entry(space, e.getKey(), Entry.decode(e.getValue()));
+        }
+      }
+    }
+  }
+
   /** Writes pending changes to the file (no-op in memory or when nothing changed). */
   public void commit() {
+    if (shared != null) {
+      return; // each change was one step of the store
+    }
     if (store.hasUnsavedChanges()) {
       store.commit();
     }
@@ -297,12 +374,18 @@ public final class InodeTable implements AutoCloseable {
    * which must also release the file lock).
    */
   public void closeImmediately() {
+    if (shared != null) {
+      return;
+    }
     store.closeImmediately();
   }
 
   /** Commits and closes the file (a temporary one is deleted). */
   @Override
   public void close() {
+    if (shared != null) {
+      return; // the store's connection belongs to the cluster service
+    }
     String name = store.getFileStore() == null ? null : store.getFileStore().getFileName();
     store.close();
     if (temporary && name != null) {
@@ -319,7 +402,7 @@ public final class InodeTable implements AutoCloseable {
   }
 
   /** The next candidate after a taken fileid: a SplitMix64 step, positive and above the root's id. */
-  private static long mix(long x) {
+  static long mix(long x) {
     long z = x + 0x9e3779b97f4a7c15L;
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
     z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;

@@ -175,6 +175,11 @@ public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
       return proc.fail().apply(Status.of(e.errno()));
     } catch (io.ossgw.nfs.rpc.AuthRefused e) {
       throw e; // an RPC-level refusal, answered by the dispatcher
+    } catch (io.ossgw.core.cluster.ClusterStoreException e) {
+      // the shared handle table could not answer: the client retries later (RFC 1813 §2.6), never a guessed handle
+      LOG.log(System.Logger.Level.WARNING, "NFS procedure " + call.getProcedure() + ": " + e.getMessage()
+          + "; answered NFS3ERR_JUKEBOX");
+      return proc.fail().apply(nfsstat3.NFS3ERR_JUKEBOX);
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "NFS procedure " + call.getProcedure() + " failed", e);
       return proc.fail().apply(nfsstat3.NFS3ERR_SERVERFAULT);

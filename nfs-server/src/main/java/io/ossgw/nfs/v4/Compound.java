@@ -268,6 +268,11 @@ public final class Compound {
       return new nfs_resop4(op.op(), Nfs4.NFS4_OK, op.run(ctx, args));
     } catch (Nfs4Exception e) {
       return new nfs_resop4(op.op(), e.status(), e.body());
+    } catch (io.ossgw.core.cluster.ClusterStoreException e) {
+      // the shared handle table could not answer: the client retries (RFC 8881 §15.1.1.3), never a guessed handle
+      LOG.log(System.Logger.Level.WARNING, "NFSv4 operation " + op.op() + ": " + e.getMessage()
+          + "; answered NFS4ERR_DELAY");
+      return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_DELAY);
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "NFSv4 operation " + op.op() + " failed", e);
       return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_SERVERFAULT);

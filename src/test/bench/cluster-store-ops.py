@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Per-operation cost of the cluster store's inode table (issue 23 item 1): NFSv3 LOOKUP of a new name and of a known
+name against one `ossgw serve` with its tables in a Valkey store (ossgw.cluster.store, active mode) and against the
+same gateway without a store (the state directory's H2 tables), over the raw NFSv3 client, one call at a time.
+
+Reports per LOOKUP: store requests (from ossgw_cluster_store_requests_seconds_count), their mean time (from _sum, in
+the gateway), and the client's mean LOOKUP latency with and without the store; the gateway's CPU seconds per 1,000
+LOOKUPs from /proc/PID/stat; the load average beside every figure.
+
+  /work/venv/bin/python src/test/bench/cluster-store-ops.py [N=2000] [RUNS=3]
+"""
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "src/test/e2e"))
+import onc_rpc  # noqa: E402
+import oss2  # noqa: E402
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+AK, SK, BUCKET = "benchak", "benchsk-secret", "bench"
+VALKEY = shutil.which("valkey-server") or shutil.which("redis-server")
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, proc, what, limit=300):
+    t = time.time() + limit
+    while time.time() < t:
+        if proc.poll() is not None:
+            raise SystemExit(f"{what} exited")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{what} did not listen on {port}")
+
+
+def cpu_seconds(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / TICK
+
+
+def metrics(http_port):
+    import urllib.request
+    body = urllib.request.urlopen(f"http://127.0.0.1:{http_port}/q/metrics", timeout=30).read().decode()
+    count = sum_ = 0.0
+    for m in re.finditer(r'ossgw_cluster_store_requests_seconds_(count|sum)\{([^}]*)\} (\S+)', body):
+        if 'op="inode_' in m.group(2):
+            if m.group(1) == "count":
+                count += float(m.group(3))
+            else:
+                sum_ += float(m.group(3))
+    return count, sum_
+
+
+def lookups(port, names):
+    """LOOKUPs of `names` under the export's root, one at a time on one connection: mean seconds per call."""
+    s = onc_rpc.connect(port)
+    try:
+        ok, stat, root = onc_rpc.mnt(s, f"/{BUCKET}")
+        assert ok and stat == 0
+        t0 = time.perf_counter()
+        for n in names:
+            onc_rpc.lookup(s, root, n)
+        return (time.perf_counter() - t0) / len(names)
+    finally:
+        s.close()
+
+
+def run(work, store_url, emulator_endpoint, run_no):
+    state = work / f"state-{run_no}-{'store' if store_url else 'h2'}"
+    nfs_port, http_port = free_port(), free_port()
+    passwd = work / "passwd"
+    lines = [f"ossgw.oss.endpoint={emulator_endpoint}", f"ossgw.oss.passwd-file={passwd}",
+             f"ossgw.exports.x.bucket={BUCKET}", "ossgw.nfs.bind=127.0.0.1", f"ossgw.nfs.port={nfs_port}"]
+    if store_url:
+        lines += [f"ossgw.cluster.store={store_url}", "ossgw.cluster.mode=active", f"ossgw.cluster.name=bench{run_no}"]
+    cfg = work / f"serve-{run_no}.properties"
+    cfg.write_text("\n".join(lines) + "\n")
+    env = dict(os.environ, QUARKUS_HTTP_PORT=str(http_port), QUARKUS_HTTP_HOST="127.0.0.1", OSSGW_STATE_DIR=str(state))
+    log = open(work / f"serve-{run_no}.log", "wb")
+    p = subprocess.Popen([str(REPO / "ossgw"), "serve", "--config", str(cfg)], stdout=log, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, env=env)
+    try:
+        wait_port(nfs_port, p, "ossgw serve")
+        wait_port(http_port, p, "ossgw serve http")
+        lookups(nfs_port, [f"warm-{i}" for i in range(200)])  # JIT and connections: names seen before the phases
+        names = [f"f-{i}" for i in range(N)]
+        out = {}
+        for phase in ("new", "known"):
+            c0, s0 = metrics(http_port) if store_url else (0, 0)
+            cpu0, load = cpu_seconds(p.pid), os.getloadavg()[0]
+            mean = lookups(nfs_port, names)
+            cpu = cpu_seconds(p.pid) - cpu0
+            c1, s1 = metrics(http_port) if store_url else (0, 0)
+            reqs = (c1 - c0) / N
+            out[phase] = dict(lookup_us=mean * 1e6, store_reqs=reqs,
+                              store_us=(s1 - s0) / (c1 - c0) * 1e6 if c1 > c0 else 0,
+                              cpu_per_1000=cpu / N * 1000, load=load)
+        return out
+    finally:
+        p.terminate()
+        try:
+            p.wait(60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+        log.close()
+
+
+def main():
+    work = Path(tempfile.mkdtemp(prefix="ossgw-cluster-bench-"))
+    procs = []
+    try:
+        (work / "passwd").write_text(f"{BUCKET}:{AK}:{SK}\n")
+        (work / "passwd").chmod(0o600)
+        eport = free_port()
+        emu = subprocess.Popen([str(REPO / "ossgw"), "emulator", "--port", str(eport), "--bind", "127.0.0.1", "--data",
+                                str(work / "oss"), "--bucket", BUCKET, "--access-key", AK],
+                               env=dict(os.environ, OSSGW_EMULATOR_SECRET_KEY=SK), stdout=open(work / "emu.log", "wb"),
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        procs.append(emu)
+        wait_port(eport, emu, "emulator")
+        endpoint = f"http://127.0.0.1:{eport}"
+        b = oss2.Bucket(oss2.Auth(AK, SK), endpoint, BUCKET)
+        for i in range(N):
+            b.put_object(f"f-{i}", b"x")
+        for i in range(200):
+            b.put_object(f"warm-{i}", b"x")
+        vport = free_port()
+        (work / "store").mkdir()
+        v = subprocess.Popen([VALKEY, "--port", str(vport), "--bind", "127.0.0.1", "--dir", str(work / "store"),
+                              "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        procs.append(v)
+        wait_port(vport, v, "valkey")
+        print(f"N={N} LOOKUPs per phase, {RUNS} runs; {os.cpu_count()} CPUs")
+        for r in range(RUNS):
+            for store_url in (f"redis://127.0.0.1:{vport}", None):
+                res = run(work, store_url, endpoint, r)
+                for phase, x in res.items():
+                    print(f"run {r} {'store' if store_url else 'h2   '} {phase:5}: LOOKUP {x['lookup_us']:7.0f} us, "
+                          f"store requests/LOOKUP {x['store_reqs']:.2f} at {x['store_us']:5.0f} us each, "
+                          f"gateway CPU {x['cpu_per_1000']:.2f} s/1000 LOOKUPs, load {x['load']:.1f}", flush=True)
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
