@@ -37,6 +37,7 @@ CACHE="${OSSGW_CONTAINER_CACHE:-$HOME/.cache/ossgw-container}"
 IMAGE=localhost/ossgw:test
 BASE=localhost/debian:bookworm-slim
 STOP_TIMEOUT=30  # of a quiet machine: scaled with the load once checks.sh is sourced (below)
+DOC_STOP_TIMEOUT=$STOP_TIMEOUT  # the one docs/deploy.md shows, whatever the load
 # PyYAML for pod_to_podman.py: the test venv's python (src/test/packaging/requirements.txt), else the system's
 PY="${OSSGW_VENV:-$ROOT/.venv}/bin/python"
 [[ -x "$PY" ]] || PY=python3
@@ -236,6 +237,7 @@ echo "container: podman run -d --name $NAME-file --network=host --no-healthcheck
 # docs/deploy.md shows this very line (and the docker one with the same options), with $ETC and $SECRETS for the dirs
 docs_lines() {
   local line="run -d --name ossgw --network=host --no-healthcheck ${FILE_ARGS[*]} $IMAGE" tool
+  line="${line//--stop-timeout $STOP_TIMEOUT /--stop-timeout $DOC_STOP_TIMEOUT }"  # scaled on a busy machine
   line="${line//$WORK\/etc:\/etc\/ossgw:ro/\"\$ETC:/etc/ossgw:ro\"}"
   line="${line//$WORK\/secrets:\/run\/secrets:ro/\"\$SECRETS:/run/secrets:ro\"}"
   for tool in podman docker; do
