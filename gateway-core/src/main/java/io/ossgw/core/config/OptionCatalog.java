@@ -74,7 +74,8 @@ public final class OptionCatalog {
     engine("direct_read_chunk_size", "4", "MB", "size of one prefetch chunk (1..32)");
     engine("direct_read_prefetch_chunks", "8", "chunks", "largest read-ahead window per file (0 = no read-ahead; ossfs: 32)");
     engine("direct_read_prefetch_limit", "1024", "MB", "read-ahead memory for all files together (min 128)");
-    engine("direct_read_backward_chunks", "1", "chunks", "chunks kept behind the read cursor");
+    engine("direct_read_backward_chunks", "1", "chunks",
+        "chunks kept behind the read cursor (more, up to half of `direct_read_prefetch_chunks`, once reads arrive that late: NFS clients' pipelined READs)");
     engine("direct_read_prefetch_thread", "64", "count", "parallel ranged GETs for read-ahead");
     // --- ossgw additions
     engine("state_dir", null, "path", "where ossgw keeps its metadata store (default /var/lib/ossgw as root, else ~/.local/state/ossgw)");
