@@ -1,6 +1,7 @@
 package io.ossgw.emulator;
 
 import io.ossgw.emulator.util.OldGeneration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,12 +18,15 @@ public interface HeapPressure {
     /** True while requests that grow the store should be refused. */
     boolean high();
 
+    /** How far below the line (a fraction of the heap) the live data must fall to end the refusals: 0.05. */
+    double RELEASE = 0.05;
+
     /** Never refuses. */
     HeapPressure NONE = () -> false;
 
     /**
      * The heap's own measure: the old generation's occupancy after its last collection ({@link OldGeneration}),
-     * against {@code percent} of its maximum. A reading over the line may be stale (garbage not collected yet): then a
+     * against {@code percent} of its maximum, with {@link #RELEASE} of hysteresis. A reading over the line may be stale (garbage not collected yet): then a
      * collection is asked for ({@link System#gc()}, at most once a second, by one caller) and the fresh reading
      * decides.
      *
@@ -34,9 +38,16 @@ public interface HeapPressure {
             return NONE;
         }
         double line = percent / 100.0;
+        // once over the line, refusals go on until the live data is RELEASE points below it: after a full collection
+        // the old generation holds every live object, after a young one the newest sit in the survivor spaces, so the
+        // reading alone flaps around the line and let a writer add more after its first SlowDown
+        double release = Math.max(0, line - RELEASE);
         AtomicLong lastGc = new AtomicLong(System.nanoTime() - 2_000_000_000L);
+        AtomicBoolean high = new AtomicBoolean();
         return () -> {
-            if (old.occupancy() < line) {
+            double limit = high.get() ? release : line;
+            if (old.occupancy() < limit) {
+                high.set(false);
                 return false;
             }
             long last = lastGc.get();
@@ -44,7 +55,9 @@ public interface HeapPressure {
             if (now - last >= 1_000_000_000L && lastGc.compareAndSet(last, now)) {
                 System.gc();
             }
-            return old.occupancy() >= line;
+            boolean over = old.occupancy() >= limit;
+            high.set(over);
+            return over;
         };
     }
 }
