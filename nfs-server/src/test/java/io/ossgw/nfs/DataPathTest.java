@@ -185,7 +185,9 @@ class DataPathTest {
         }
       }
       long sent = gw.emu.counters().bytesSent();
-      assertThat(sent).as("bytes OSS sent for a %d-byte cold read", data.length).isLessThan(data.length + data.length / 8);
+      // 1.03x-1.14x over 20 runs (the late READs' own GETs, and what the worker threads' order discards); 2.4x when a
+      // late READ reset the stream
+      assertThat(sent).as("bytes OSS sent for a %d-byte cold read", data.length).isLessThan(data.length + data.length / 4);
     }
   }
 
