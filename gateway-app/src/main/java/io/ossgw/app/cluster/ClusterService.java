@@ -131,6 +131,8 @@ public class ClusterService {
     LOG.infof("cluster: node %s, %s mode, store %s (cluster '%s', lease TTL %d ms, renew every %d ms)",
         settings.nodeId(), settings.mode().name().toLowerCase(), settings.displayUrl(), settings.name(),
         settings.leaseTtl().toMillis(), settings.renewInterval().toMillis());
+    RedisStore checked = store;
+    Thread.ofVirtual().name("ossgw-cluster-check").start(() -> checkStoreSettings(checked));
     if (settings.mode() == ClusterConfig.Mode.ACTIVE) {
       channel = new RedisInvalidationChannel(store, settings.nodeId());
       subscription = channel.subscribe(invalidator);
@@ -139,6 +141,16 @@ public class ClusterService {
       lease = new Lease(new RedisLeaseStore(store), settings.nodeId(), settings.leaseTtl(),
           settings.renewInterval(), Ticker.systemTicker(), new Listener());
       registerLeaseMeters();
+    }
+  }
+
+  /** Warns about store settings that put the shared state at risk; never delays or fails the start. */
+  private static void checkStoreSettings(RedisStore s) {
+    try {
+      StoreServerCheck.check(s).forEach(w -> LOG.warn("cluster: " + w));
+    } catch (io.ossgw.core.cluster.ClusterStoreException e) {
+      LOG.debugf("cluster: could not read the store's settings (managed stores often refuse CONFIG): %s",
+          e.getMessage());
     }
   }
 

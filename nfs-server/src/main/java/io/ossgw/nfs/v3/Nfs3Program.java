@@ -27,6 +27,7 @@ import org.dcache.oncrpc4j.rpc.RpcDispatchable;
  */
 public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Nfs3Program.class.getName());
+  private final io.ossgw.nfs.handle.StoreFailures storeFailures = new io.ossgw.nfs.handle.StoreFailures(System::nanoTime);
   /** How long a retransmission waits for the original call to finish. */
   private static final long DUPLICATE_WAIT_SECONDS = 120;
 
@@ -176,10 +177,10 @@ public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
     } catch (io.ossgw.nfs.rpc.AuthRefused e) {
       throw e; // an RPC-level refusal, answered by the dispatcher
     } catch (io.ossgw.core.cluster.ClusterStoreException e) {
-      // the shared handle table could not answer: the client retries later (RFC 1813 §2.6), never a guessed handle
-      LOG.log(System.Logger.Level.WARNING, "NFS procedure " + call.getProcedure() + ": " + e.getMessage()
-          + "; answered NFS3ERR_JUKEBOX");
-      return proc.fail().apply(nfsstat3.NFS3ERR_JUKEBOX);
+      // the shared handle table could not answer: JUKEBOX (retry), NOSPC or IO, never a guessed handle
+      int status = io.ossgw.nfs.handle.StoreFailures.nfs3Status(e);
+      storeFailures.log("NFS procedure " + call.getProcedure(), e, nfsstat3.name(status));
+      return proc.fail().apply(status);
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "NFS procedure " + call.getProcedure() + " failed", e);
       return proc.fail().apply(nfsstat3.NFS3ERR_SERVERFAULT);

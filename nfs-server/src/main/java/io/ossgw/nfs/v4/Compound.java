@@ -45,6 +45,8 @@ import org.glassfish.grizzly.memory.ByteBufferArray;
  */
 public final class Compound {
   private static final System.Logger LOG = System.getLogger(Compound.class.getName());
+  private static final io.ossgw.nfs.handle.StoreFailures STORE_FAILURES =
+      new io.ossgw.nfs.handle.StoreFailures(System::nanoTime);
 
   private final ServerState server;
   private final ClientTable clients;
@@ -269,10 +271,10 @@ public final class Compound {
     } catch (Nfs4Exception e) {
       return new nfs_resop4(op.op(), e.status(), e.body());
     } catch (io.ossgw.core.cluster.ClusterStoreException e) {
-      // the shared handle table could not answer: the client retries (RFC 8881 §15.1.1.3), never a guessed handle
-      LOG.log(System.Logger.Level.WARNING, "NFSv4 operation " + op.op() + ": " + e.getMessage()
-          + "; answered NFS4ERR_DELAY");
-      return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_DELAY);
+      // the shared handle table could not answer: DELAY (retry), NOSPC or IO, never a guessed handle
+      int status = io.ossgw.nfs.handle.StoreFailures.nfs4Status(e);
+      STORE_FAILURES.log("NFSv4 operation " + op.op(), e, "nfsstat4 " + status);
+      return nfs_resop4.of(op.op(), status);
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "NFSv4 operation " + op.op() + " failed", e);
       return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_SERVERFAULT);
