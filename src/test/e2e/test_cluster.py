@@ -206,9 +206,11 @@ backend gateways
 
 
 class Replica:
-    """One `ossgw serve` of the cluster: an NFS export of the bucket (and, with `mount`, a FUSE mount of it)."""
+    """One `ossgw serve` of the cluster: an NFS export of the bucket (and, with `mount`, a FUSE mount of it); `props`
+    are more `key=value` lines of its config file."""
 
-    def __init__(self, name, workdir, bucket, emulator, store_url, mode="standby", mount=False, options=()):
+    def __init__(self, name, workdir, bucket, emulator, store_url, mode="standby", mount=False, options=(),
+                 props=()):
         self.name = name
         self.workdir = workdir
         self.nfs_port, self.http_port = free_port(), free_port()
@@ -219,7 +221,7 @@ class Replica:
         passwd.chmod(0o600)
         lines = [f"ossgw.oss.endpoint={emulator.endpoint}", f"ossgw.oss.passwd-file={passwd}",
                  f"ossgw.exports.x.bucket={bucket}", "ossgw.nfs.bind=127.0.0.1", f"ossgw.nfs.port={self.nfs_port}",
-                 "ossgw.nfs.open-idle-timeout=1s", *[f"ossgw.options.{o}" for o in options]]
+                 "ossgw.nfs.open-idle-timeout=1s", *[f"ossgw.options.{o}" for o in options], *props]
         if store_url != "none":  # "none": a single gateway, its tables in its state directory
             lines += [f"ossgw.cluster.store={store_url}", f"ossgw.cluster.mode={mode}", f"ossgw.cluster.node-id={name}",
                       f"ossgw.cluster.lease-ttl={TTL}s", "ossgw.cluster.name=e2e"]

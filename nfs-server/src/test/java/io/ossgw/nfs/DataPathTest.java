@@ -185,9 +185,10 @@ class DataPathTest {
         }
       }
       long sent = gw.emu.counters().bytesSent();
-      // 1.03x-1.14x over 20 runs (the late READs' own GETs, and what the worker threads' order discards); 2.4x when a
-      // late READ reset the stream
-      assertThat(sent).as("bytes OSS sent for a %d-byte cold read", data.length).isLessThan(data.length + data.length / 4);
+      // 1.03x-1.14x over 20 runs on a quiet machine, 1.44x once at load 13 (the late READs' own GETs, and what the
+      // worker threads' order discards); 2.4x when a late READ reset the stream
+      assertThat(sent).as("bytes OSS sent for a %d-byte cold read", data.length)
+          .isLessThan(data.length + data.length * 3 / 4);
     }
   }
 
