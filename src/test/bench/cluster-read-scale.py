@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Read throughput of 1, 2 and 3 active replicas serving one data set (issue 23 item 3, "read scale-out").
+
+One emulator holds FILES objects of SIZE_MIB each (written with the SDK). For each replica count N, N `ossgw serve`
+processes in active mode share one Valkey store (their inode tables and invalidations) and export the bucket; READERS
+`nfs-cat` processes (libnfs, NFSv3) run at once, reader i on replica i mod N, each reading every object once in its own
+rotated order, so each replica reads the data set from OSS cold and then serves its other readers from what it holds.
+
+Reports per N: aggregate MB/s (bytes the readers received over the wall time of the slowest), the gateways' CPU
+seconds per GiB served (utime + stime from /proc over the run, summed over the replicas), the emulator's CPU per GiB it
+sent (the ceiling shares the machine), GetObject bytes from OSS per byte served, and the load average. On one machine
+the replicas share its cores with the emulator and the readers, so the MB/s shows what a replica costs, not what N
+machines give; CPU per GiB is the figure that carries over.
+
+  /work/venv/bin/python src/test/bench/cluster-read-scale.py [FILES=8] [SIZE_MIB=32] [READERS=6] [RUNS=2]
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+import oss2  # noqa: E402
+
+ARGS = [int(a) for a in sys.argv[1:]]
+FILES, SIZE_MIB, READERS, RUNS = (ARGS + [8, 32, 6, 2][len(ARGS):])[:4]
+AK, SK, BUCKET = "benchak", "benchsk-secret", "bench"
+VALKEY = shutil.which("valkey-server") or shutil.which("redis-server")
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(port, proc, what, limit=300):
+    t = time.time() + limit
+    while time.time() < t:
+        if proc.poll() is not None:
+            raise SystemExit(f"{what} exited")
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/q/health/ready", timeout=5).status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"{what} was not ready within {limit} s")
+
+
+def wait_port(port, proc, what, limit=120):
+    t = time.time() + limit
+    while time.time() < t:
+        if proc.poll() is not None:
+            raise SystemExit(f"{what} exited")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{what} did not listen on {port}")
+
+
+def cpu_seconds(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / TICK
+
+
+def counters(endpoint):
+    return json.loads(urllib.request.urlopen(f"{endpoint}/-/counters", timeout=30).read())
+
+
+def serve(work, n, i, store_url, endpoint):
+    nfs_port, http_port = free_port(), free_port()
+    cfg = work / f"serve-{n}-{i}.properties"
+    cfg.write_text("\n".join([
+        f"ossgw.oss.endpoint={endpoint}", f"ossgw.oss.passwd-file={work / 'passwd'}", f"ossgw.exports.x.bucket={BUCKET}", "ossgw.exports.x.squash=none",
+        "ossgw.nfs.bind=127.0.0.1", f"ossgw.nfs.port={nfs_port}", f"ossgw.cluster.store={store_url}",
+        "ossgw.cluster.mode=active", f"ossgw.cluster.name=scale{n}", f"ossgw.cluster.node-id=r{i}"]) + "\n")
+    env = dict(os.environ, QUARKUS_HTTP_PORT=str(http_port), QUARKUS_HTTP_HOST="127.0.0.1",
+               OSSGW_STATE_DIR=str(work / f"state-{n}-{i}"))
+    p = subprocess.Popen([str(REPO / "ossgw"), "serve", "--config", str(cfg)], env=env, stdin=subprocess.DEVNULL,
+                         stdout=open(work / f"serve-{n}-{i}.log", "wb"), stderr=subprocess.STDOUT)
+    return p, nfs_port, http_port
+
+
+def one_run(work, n, store_url, endpoint):
+    replicas = [serve(work, n, i, store_url, endpoint) for i in range(n)]
+    try:
+        for p, _, http_port in replicas:
+            wait_ready(http_port, p, "ossgw serve")
+        urllib.request.urlopen(urllib.request.Request(f"{endpoint}/-/counters/reset", data=b""), timeout=30)
+        cpu0 = [cpu_seconds(p.pid) for p, _, _ in replicas]
+        emu_pid = int((work / "emu.pid").read_text())
+        emu0, load0 = cpu_seconds(emu_pid), os.getloadavg()[0]
+        t0 = time.monotonic()
+        readers = []
+        for r in range(READERS):
+            _, port, _ = replicas[r % n]
+            order = [(r + k) % FILES for k in range(FILES)]
+            urls = " ".join(f"'nfs://127.0.0.1/{BUCKET}/f-{j}?version=3&nfsport={port}&mountport={port}'"
+                            for j in order)
+            script = f"for u in {urls}; do nfs-cat \"$u\" | wc -c; done"
+            readers.append(subprocess.Popen(["bash", "-c", script], stdout=subprocess.PIPE, text=True,
+                                            stdin=subprocess.DEVNULL))
+        got = 0
+        for rp in readers:
+            out, _ = rp.communicate(timeout=3600)
+            sizes = [int(x) for x in out.split()]
+            if rp.returncode != 0 or len(sizes) != FILES or any(s != SIZE_MIB << 20 for s in sizes):
+                raise SystemExit(f"a reader failed: rc {rp.returncode}, sizes {sizes}")
+            got += sum(sizes)
+        wall = time.monotonic() - t0
+        gw_cpu = sum(cpu_seconds(p.pid) - c for (p, _, _), c in zip(replicas, cpu0))
+        emu_cpu = cpu_seconds(emu_pid) - emu0
+        c = counters(endpoint)
+        from_oss = c.get("BytesSent", 0)
+        gib = got / (1 << 30)
+        return dict(n=n, mb_s=got / wall / 1e6, wall=wall, gw_cpu_gib=gw_cpu / gib, emu_cpu_gib=emu_cpu / gib,
+                    oss_per_byte=from_oss / got, load=max(load0, os.getloadavg()[0]))
+    finally:
+        for p, _, _ in replicas:
+            p.terminate()
+        for p, _, _ in replicas:
+            try:
+                p.wait(60)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def main():
+    if shutil.which("nfs-cat") is None or VALKEY is None:
+        raise SystemExit("needs nfs-cat (libnfs-utils) and valkey-server (or redis-server)")
+    work = Path(tempfile.mkdtemp(prefix="ossgw-read-scale-"))
+    procs = []
+    try:
+        (work / "passwd").write_text(f"{BUCKET}:{AK}:{SK}\n")
+        (work / "passwd").chmod(0o600)
+        eport = free_port()
+        emu = subprocess.Popen([str(REPO / "ossgw"), "emulator", "--port", str(eport), "--bind", "127.0.0.1", "--data",
+                                str(work / "oss"), "--bucket", BUCKET, "--access-key", AK],
+                               env=dict(os.environ, OSSGW_EMULATOR_SECRET_KEY=SK), stdout=open(work / "emu.log", "wb"),
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        procs.append(emu)
+        wait_port(eport, emu, "emulator")
+        (work / "emu.pid").write_text(str(emu.pid))
+        endpoint = f"http://127.0.0.1:{eport}"
+        b = oss2.Bucket(oss2.Auth(AK, SK), endpoint, BUCKET)
+        block = os.urandom(1 << 20)
+        for j in range(FILES):
+            b.put_object(f"f-{j}", block * SIZE_MIB)
+        vport = free_port()
+        (work / "store").mkdir()
+        v = subprocess.Popen([VALKEY, "--port", str(vport), "--bind", "127.0.0.1", "--dir", str(work / "store"),
+                              "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        procs.append(v)
+        wait_port(vport, v, "valkey")
+        print(f"{FILES} objects x {SIZE_MIB} MiB, {READERS} nfs-cat readers, {RUNS} runs; {os.cpu_count()} CPUs",
+              flush=True)
+        for r in range(RUNS):
+            for n in (1, 2, 3):
+                x = one_run(work, n, f"redis://127.0.0.1:{vport}", endpoint)
+                print(f"run {r} replicas {n}: {x['mb_s']:6.1f} MB/s ({x['wall']:.1f} s), gateways "
+                      f"{x['gw_cpu_gib']:.2f} CPU-s/GiB, emulator {x['emu_cpu_gib']:.2f} CPU-s/GiB, "
+                      f"from OSS {x['oss_per_byte']:.2f} B/B served, load {x['load']:.1f}", flush=True)
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
