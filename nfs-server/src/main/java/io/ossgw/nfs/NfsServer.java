@@ -158,7 +158,8 @@ public final class NfsServer implements AutoCloseable {
       // client records and sessions (with their reply caches) get a share of the heap (V4Limits.forHeap)
       v4clients = new ClientTable(b.v4Clock, V4Limits.forHeap(b.heapBytes).withLease(b.v4Lease));
       // who held state before this start may reclaim it, in a grace period only if someone may (RFC 8881 §8.4.2)
-      ClientStore known = ClientStore.open(b.stateDir);
+      // in a cluster the record is in the store: the node taking the lease over learns who may reclaim there
+      ClientStore known = b.clientRecords != null ? ClientStore.inStore(b.clientRecords) : ClientStore.open(b.stateDir);
       Grace grace = new Grace(b.v4Clock, b.v4Grace, known.loaded(), known::graceOver);
       v4state = new ServerState(v4clients, exports, table, b.locks, openFiles, verifier, grace);
       v4state.recordClients(known);

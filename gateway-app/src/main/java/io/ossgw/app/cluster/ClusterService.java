@@ -171,6 +171,16 @@ public class ClusterService {
     return store == null ? Optional.empty() : Optional.of(new RedisInodeNumberStore(store, name));
   }
 
+  /**
+   * The NFSv4.1 client records in the store, changed only while this node holds the lease (standby mode: the node that
+   * takes the lease over loads them and runs the grace period for their clients), or empty without a store or in
+   * active mode (each gateway's clients are its own there: the state directory's file).
+   */
+  public synchronized Optional<io.ossgw.core.cluster.ClientRecordStore> clientRecords() {
+    return store == null || lease == null ? Optional.empty()
+        : Optional.of(io.ossgw.core.cluster.ClientRecordStore.fenced(new RedisClientRecordStore(store), lease));
+  }
+
   /** {@link #inodeTable} as the function {@code Engine.start} takes, or null without a store. */
   public synchronized java.util.function.Function<String, io.ossgw.core.cluster.InodeNumberStore> inodeTables() {
     RedisStore s = store;
