@@ -147,10 +147,47 @@ public class ClusterService {
     return lease != null ? lease : Fence.ALWAYS;
   }
 
-  /** Wraps an engine's OSS client in the write gate (standby mode), or leaves it (otherwise). */
-  public UnaryOperator<ObjectStore> writeGate() {
+  /**
+   * Wraps an engine's OSS client in the write gate (standby mode), or leaves it (otherwise). In standby mode the
+   * gate writes the engine's open multipart uploads down in the store ({@link RedisUploadRecordStore}), and the node
+   * that takes the lease over aborts those its predecessor left ({@link FencedObjectStore#abortOrphans}).
+   *
+   * @param bucket the engine's bucket
+   */
+  public UnaryOperator<ObjectStore> writeGate(String bucket) {
     Fence f = fence();
-    return f == Fence.ALWAYS ? UnaryOperator.identity() : s -> new FencedObjectStore(s, f);
+    if (f == Fence.ALWAYS) {
+      return UnaryOperator.identity();
+    }
+    RedisStore s = store;
+    return o -> {
+      FencedObjectStore gate = new FencedObjectStore(o, f, new RedisUploadRecordStore(s, bucket));
+      gates.add(gate);
+      return gate;
+    };
+  }
+
+  /** Every write gate made (standby mode): each aborts the former holder's uploads at a takeover. */
+  private final java.util.List<FencedObjectStore> gates = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Aborts the uploads a former holder left open (on the cluster thread, after the front ends started). */
+  private void abortOrphans(long token) {
+    int aborted = 0;
+    for (FencedObjectStore g : gates) {
+      if (!lease.validFor(token)) {
+        return;
+      }
+      try {
+        aborted += g.abortOrphans(token);
+      } catch (RuntimeException e) {
+        LOG.warnf("cluster: the former holder's open uploads could not be listed in the store (%s); they stay until "
+            + "the next takeover or a lifecycle rule", e.getMessage());
+      }
+    }
+    if (aborted > 0) {
+      LOG.infof("cluster: node %s aborted %d multipart upload(s) the former holder left open (what their files "
+          + "held after their last completed upload is lost, as in a crash)", settings.nodeId(), aborted);
+    }
   }
 
   /** Wraps an engine's file system in the invalidation publisher (active mode), or leaves it. */
@@ -230,6 +267,7 @@ public class ClusterService {
           roles.startServing();
           serving = true;
           LOG.infof("cluster: node %s serves (token %d)", settings.nodeId(), token);
+          abortOrphans(token);
         } catch (RuntimeException e) {
           LOG.errorf("cluster: node %s holds the lease but its front ends did not start (%s); readiness stays DOWN",
               settings.nodeId(), e.getMessage());

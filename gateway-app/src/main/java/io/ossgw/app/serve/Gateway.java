@@ -245,7 +245,7 @@ public class Gateway {
     Engine engine = engines.get(key);
     if (engine == null) {
       // OSS requests, retries, caches -> /q/metrics; in a cluster, writes pass the lease and changes are published
-      engine = Engine.start(ec, metrics.observer(ec), cluster.writeGate(), cluster.decorator(ec),
+      engine = Engine.start(ec, metrics.observer(ec), cluster.writeGate(ec.bucket()), cluster.decorator(ec),
           cluster.inodeTables());
       engines.put(key, engine);
       metrics.engineStarted(engine);
