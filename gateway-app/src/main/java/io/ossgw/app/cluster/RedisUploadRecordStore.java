@@ -41,18 +41,7 @@ public final class RedisUploadRecordStore implements UploadRecordStore {
   public Map<String, Upload> loadAll() {
     Response r = store.call("uploads_load", Request.cmd(Command.HGETALL).arg(key), store.settings().timeout());
     Map<String, Upload> out = new HashMap<>();
-    if (r == null) {
-      return out;
-    }
-    if (r.isMap()) { // RESP3
-      for (String k : r.getKeys()) {
-        add(out, k, r.get(k).toString());
-      }
-    } else { // RESP2: field, value, field, value, ...
-      for (int i = 0; i + 1 < r.size(); i += 2) {
-        add(out, r.get(i).toString(), r.get(i + 1).toString());
-      }
-    }
+    RedisStore.hashFields(r).forEach((field, value) -> add(out, field, value.toString()));
     return out;
   }
 
