@@ -96,6 +96,8 @@ public final class NfsServer implements AutoCloseable {
    * @return this
    * @throws java.io.UncheckedIOException if a port cannot be bound
    * @throws IllegalStateException if the handle table in the state directory cannot be opened
+   * @throws io.ossgw.core.cluster.ClusterStoreException if the cluster's NFSv4.1 client records
+   *     ({@link NfsServerBuilder#clientRecords}) cannot be loaded; nothing is left open
    */
   public synchronized NfsServer start() {
     if (rpc != null) {
@@ -119,9 +121,16 @@ public final class NfsServer implements AutoCloseable {
         () -> v4state != null && v4state.grace().active());
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
+    List<RpcProgram> served;
+    try {
+      served = programs(mount, nlm, maxRecord, verifier);
+    } catch (RuntimeException e) { // e.g. the cluster's client records cannot be loaded: close what is open
+      stop();
+      throw e;
+    }
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
         b.maxInFlightPerAddress, b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
-        programs(mount, nlm, maxRecord, verifier),
+        served,
         // a peer no export allows could only ever be refused: it gets no connection slot
         address -> exports.all().stream().anyMatch(e -> e.allows(address)));
     try {

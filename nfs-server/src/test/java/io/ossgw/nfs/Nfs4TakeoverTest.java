@@ -2,8 +2,11 @@ package io.ossgw.nfs;
 
 import static io.ossgw.nfs.Nfs4LockClient.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ossgw.core.cluster.ClientRecordStore;
+import io.ossgw.core.cluster.ClusterStoreException;
+import io.ossgw.nfs.export.Export;
 import io.ossgw.core.cluster.MemoryInodeNumberStore;
 import io.ossgw.nfs.v4.state.ClientStore;
 import io.ossgw.nfs.v4.xdr.*;
@@ -117,6 +120,29 @@ class Nfs4TakeoverTest {
     clock.advance(Duration.ofSeconds(1));
     gw.restart(); // nobody to wait for
     assertThat(gw.server.v4State().grace().active()).isFalse();
+  }
+
+  @Test
+  void aServerWhoseStoreCannotBeReadDoesNotStart() throws Exception {
+    start();
+    ClientRecordStore down = new ClientRecordStore() {
+      @Override
+      public void put(String clientId, byte[] record) {}
+
+      @Override
+      public void remove(String clientId) {}
+
+      @Override
+      public java.util.Map<String, byte[]> loadAll() {
+        throw new ClusterStoreException(ClusterStoreException.Kind.UNREACHABLE, "store down (test)", null);
+      }
+    };
+    NfsServer s = NfsServer.builder().bind("127.0.0.1").port(0).nfsV41(true).clientRecords(down)
+        .sharedHandles(handles).export(Export.builder("/other", gw.engine.fileSystem()).build()).build();
+    // serving without knowing who may reclaim would give the former holder's locks away: no start at all
+    assertThatThrownBy(s::start).isInstanceOf(ClusterStoreException.class);
+    assertThat(s.port()).isEqualTo(-1);
+    s.stop();
   }
 
   @Test

@@ -251,6 +251,43 @@ public class ClusterService {
 
   private Roles roles;
 
+  /**
+   * Starts the front ends while this node holds the lease under {@code token} (on the cluster thread). A start that
+   * fails on the store (the NFSv4.1 client records cannot be loaded: serving without them would deny the former
+   * holder's clients their reclaims) is tried again every renew interval while the lease is held; any other failure
+   * leaves readiness DOWN.
+   */
+  private void serveUnder(long token) {
+    if (!lease.validFor(token)) {
+      return; // lost again meanwhile: the loss's task follows
+    }
+    try {
+      roles.startServing();
+      serving = true;
+      LOG.infof("cluster: node %s serves (token %d)", settings.nodeId(), token);
+      abortOrphans(token);
+    } catch (RuntimeException e) {
+      if (causedByStore(e)) {
+        LOG.warnf("cluster: node %s holds the lease but cannot start serving, the store failed (%s); trying again in "
+            + "%d ms", settings.nodeId(), e.getMessage(), settings.renewInterval().toMillis());
+        watcher.schedule(() -> actions.execute(() -> serveUnder(token)), settings.renewInterval().toMillis(),
+            TimeUnit.MILLISECONDS);
+      } else {
+        LOG.errorf("cluster: node %s holds the lease but its front ends did not start (%s); readiness stays DOWN",
+            settings.nodeId(), e.getMessage());
+      }
+    }
+  }
+
+  private static boolean causedByStore(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.ossgw.core.cluster.ClusterStoreException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Told by the lease (on its thread): hands the work to the cluster thread. */
   private final class Listener implements Lease.Listener {
     @Override
@@ -259,20 +296,7 @@ public class ClusterService {
       LOG.infof("cluster: node %s now HOLDS the serving lease (token %d, after %d ms as standby); starting the NFS "
           + "and SMB front ends", settings.nodeId(), token, waited);
       observedHolder = settings.nodeId();
-      actions.execute(() -> {
-        if (!lease.validFor(token)) {
-          return; // lost again meanwhile: the loss's task follows
-        }
-        try {
-          roles.startServing();
-          serving = true;
-          LOG.infof("cluster: node %s serves (token %d)", settings.nodeId(), token);
-          abortOrphans(token);
-        } catch (RuntimeException e) {
-          LOG.errorf("cluster: node %s holds the lease but its front ends did not start (%s); readiness stays DOWN",
-              settings.nodeId(), e.getMessage());
-        }
-      });
+      actions.execute(() -> serveUnder(token));
     }
 
     @Override
