@@ -14,18 +14,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The NFSv4.1 client record written to a cluster's store at CREATE_SESSION confirmation ({@link ClientStore#confirmed}):
- * a store that cannot be written makes the CREATE_SESSION NFS4ERR_DELAY and leaves the record unconfirmed, so the
- * client's retry of the same csa_sequence confirms it once the store is back.
+ * an unreachable store makes the CREATE_SESSION NFS4ERR_DELAY and leaves the record unconfirmed, so the client's retry
+ * of the same csa_sequence confirms it once the store is back; a full one confirms the client without a record.
  */
 class ClusterClientRecordTest {
   /** The in-memory store, failing every call while {@link #down}. */
   private static final class FlakyStore implements ClientRecordStore {
     final ClientRecordStore.Memory records = new ClientRecordStore.Memory();
     volatile boolean down;
+    volatile boolean full;
 
     private void check() {
       if (down) {
         throw new ClusterStoreException(ClusterStoreException.Kind.UNREACHABLE, "store down (test)", null);
+      }
+      if (full) {
+        throw new ClusterStoreException(ClusterStoreException.Kind.FULL, "OOM (test)", null);
       }
     }
 
@@ -69,6 +73,19 @@ class ClusterClientRecordTest {
     store.down = true;
     assertThat(w.createSession(e.clientid(), e.sequenceid() + 1, attrs(4, 4096), ROOT).status())
         .isEqualTo(Nfs4.NFS4_OK);
+  }
+
+  @Test
+  void aFullStoreConfirmsTheClientUnrecorded() {
+    V4Wire w = new V4Wire();
+    FlakyStore store = new FlakyStore();
+    w.table.onConfirm(ClientStore.inStore(store)::confirmed);
+    EXCHANGE_ID4resok e = w.exchangeId(owner("linux-f", 1), ROOT);
+    store.full = true; // does not pass by waiting: DELAY would keep the client from mounting
+    assertThat(w.createSession(e.clientid(), e.sequenceid(), attrs(4, 4096), ROOT).status())
+        .isEqualTo(Nfs4.NFS4_OK);
+    store.full = false;
+    assertThat(store.records.loadAll()).isEmpty();
   }
 
   @Test

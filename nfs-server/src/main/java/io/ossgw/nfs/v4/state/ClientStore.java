@@ -37,8 +37,8 @@ import java.util.Set;
  * <p>In a cluster ({@link #inStore}, issue 23: {@code ossgw.cluster.store} in standby mode) the
  * owners live in the cluster's store instead, one record per owner (key: the owner in lowercase hex, value: the owner
  * bytes), so the node that takes the serving lease over knows who may reclaim. There an owner is written when
- * CREATE_SESSION confirms its client record ({@link #confirmed}; a failed write is NFS4ERR_DELAY and the record stays
- * unconfirmed), not at its first state: a client the holder confirmed a moment before it died may then reclaim on the
+ * CREATE_SESSION confirms its client record ({@link #confirmed}; an unreachable store is NFS4ERR_DELAY and the
+ * record stays unconfirmed), not at its first state: a client the holder confirmed a moment before it died may then reclaim on the
  * new holder as well (its OPENs of that moment may already have been granted).
  */
 public final class ClientStore {
@@ -131,8 +131,8 @@ public final class ClientStore {
    * client that is confirmed, not per request; the store holds about twice the owner's bytes (at most 1,024) per
    * client, so the table's cap of 10,000 clients bounds it to about 20 MB.
    *
-   * @throws Nfs4Exception NFS4ERR_DELAY when the store cannot be written (the client retries; its record stays
-   *     unconfirmed)
+   * @throws Nfs4Exception NFS4ERR_DELAY when the store is unreachable (the client retries; its record stays
+   *     unconfirmed); a store that refuses the write (full, an error) is logged and the client confirmed unrecorded
    */
   public synchronized void confirmed(ClientRecord client) {
     if (records == null) {
@@ -143,8 +143,14 @@ public final class ClientStore {
       try {
         records.put(HexFormat.of().formatHex(client.owner), client.owner.clone());
       } catch (ClusterStoreException e) {
-        throw new Nfs4Exception(Nfs4.NFS4ERR_DELAY, "cannot write the client record to the cluster store: "
-            + e.getMessage());
+        if (e.kind() == ClusterStoreException.Kind.UNREACHABLE) {
+          throw new Nfs4Exception(Nfs4.NFS4ERR_DELAY, "cannot write the client record to the cluster store: "
+              + e.getMessage());
+        }
+        // full, refused: that does not pass by waiting, and a client that cannot confirm cannot mount at all; it
+        // is served, and only loses its reclaims after a failover (as a lost record file costs after a restart)
+        LOG.log(System.Logger.Level.WARNING, client + ": not recorded in the cluster store (" + e.getMessage()
+            + "); its opens and locks will not be reclaimable after a failover");
       }
     }
     current.put(k, client.clientid);
