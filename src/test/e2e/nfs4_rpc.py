@@ -1,6 +1,6 @@
 """A minimal NFSv4.1 client over onc_rpc (RFC 8881 XDR, encoded by hand): NULL, COMPOUND headers, the session
 operations EXCHANGE_ID, CREATE_SESSION and SEQUENCE, and the few operations the e2e and reliability suites send
-(PUTROOTFH, PUTFH, LOOKUP, GETFH, OPEN, LOCK, READ, WRITE). Tests only."""
+(PUTROOTFH, PUTFH, LOOKUP, GETFH, OPEN, LOCK, LOCKT, READ, WRITE, RECLAIM_COMPLETE). Tests only."""
 import struct
 
 import onc_rpc
@@ -8,7 +8,11 @@ import onc_rpc
 NFS4_VERSION = 4
 NFSPROC4_NULL, NFSPROC4_COMPOUND = 0, 1
 OP_GETFH, OP_LOCK, OP_LOOKUP, OP_OPEN, OP_PUTFH, OP_PUTROOTFH, OP_READ, OP_WRITE = 10, 12, 15, 18, 22, 24, 25, 38
-READ_LT = 1
+READ_LT, WRITE_LT = 1, 2
+OP_LOCKT, OP_RECLAIM_COMPLETE = 13, 58
+OPEN4_SHARE_ACCESS_BOTH, CLAIM_PREVIOUS, CLAIM_FH = 3, 1, 4
+NFS4ERR_DENIED, NFS4ERR_GRACE, NFS4ERR_STALE_CLIENTID = 10010, 10013, 10022
+NFS4ERR_NO_GRACE, NFS4ERR_RECLAIM_BAD = 10033, 10034
 OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_DESTROY_SESSION, OP_SEQUENCE, OP_DESTROY_CLIENTID = 42, 43, 44, 53, 57
 OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, OPEN4_NOCREATE, CLAIM_NULL = 1, 0, 0, 0
 NFS4_OK = 0
@@ -136,6 +140,36 @@ def open_read(clientid, owner, name):
     OPEN4_NOCREATE, CLAIM_NULL of `name` in the current directory."""
     return (u32(OP_OPEN) + u32(0) + u32(OPEN4_SHARE_ACCESS_READ) + u32(OPEN4_SHARE_DENY_NONE) + u64(clientid)
             + onc_rpc.xdr_string(owner) + u32(OPEN4_NOCREATE) + u32(CLAIM_NULL) + onc_rpc.xdr_string(name))
+
+
+def open_both(clientid, owner, name=None, reclaim=False):
+    """OPEN4args for reading and writing (DENY_NONE), never creating, by open_owner4 (clientid, owner): of `name` in
+    the current directory (CLAIM_NULL), of the current filehandle (CLAIM_FH, `name` None), or, with `reclaim`, of the
+    current filehandle as held before the server's restart (CLAIM_PREVIOUS, no delegation)."""
+    if reclaim:
+        claim = u32(CLAIM_PREVIOUS) + u32(0)
+    else:
+        claim = u32(CLAIM_FH) if name is None else u32(CLAIM_NULL) + onc_rpc.xdr_string(name)
+    return (u32(OP_OPEN) + u32(0) + u32(OPEN4_SHARE_ACCESS_BOTH) + u32(OPEN4_SHARE_DENY_NONE) + u64(clientid)
+            + onc_rpc.xdr_string(owner) + u32(OPEN4_NOCREATE) + claim)
+
+
+def lock_new(locktype, clientid, owner, open_stateid, offset, length, reclaim=False):
+    """LOCK4args by a new lock owner (open_to_lock_owner4 through `open_stateid`), `reclaim` set for a lock held
+    before the server's restart (RFC 8881 §18.10)."""
+    assert len(open_stateid) == 16
+    return (u32(OP_LOCK) + u32(locktype) + u32(1 if reclaim else 0) + u64(offset) + u64(length) + u32(1) + u32(0)
+            + open_stateid + u32(0) + u64(clientid) + onc_rpc.xdr_string(owner))
+
+
+def lockt(locktype, clientid, owner, offset, length):
+    """LOCKT4args: would this lock owner get the lock?"""
+    return u32(OP_LOCKT) + u32(locktype) + u64(offset) + u64(length) + u64(clientid) + onc_rpc.xdr_string(owner)
+
+
+def reclaim_complete():
+    """RECLAIM_COMPLETE4args, rca_one_fs false: the client has reclaimed everything."""
+    return u32(OP_RECLAIM_COMPLETE) + u32(0)
 
 
 def session_id(results):

@@ -22,6 +22,7 @@ import time
 
 import pytest
 
+import nfs4_rpc
 import onc_rpc
 
 from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, scaled, \
@@ -46,7 +47,7 @@ def nfs_url(port, path):
 
 
 NLM_PROGRAM, NLMPROC4_LOCK, NLMPROC4_UNLOCK = 100021, 2, 4
-NLM4_GRANTED, NLM4_DENIED_NOLOCKS = 0, 2
+NLM4_GRANTED, NLM4_DENIED, NLM4_DENIED_NOLOCKS, NLM4_DENIED_GRACE_PERIOD = 0, 1, 2, 4
 
 
 def nlm_lock(port, bucket, name, unlock=False):
@@ -377,6 +378,112 @@ def test_standby_failover_after_kill_9_of_the_holder(cluster, workdir):
     # can be after the requests above
     renewed = 'ossgw_cluster_store_requests_seconds_count{op="lease_renew",outcome="ok"}'
     assert wait_until(lambda: renewed in http_get(f"http://127.0.0.1:{holder.http_port}/q/metrics")[1], 10), metrics
+
+
+def v41_open(client, bucket, name):
+    """OPEN of /BUCKET/NAME for reading and writing by open owner "p": (status, filehandle, open stateid)."""
+    status, res = client.call([nfs4_rpc.putrootfh(), nfs4_rpc.lookup(bucket), nfs4_rpc.lookup(name), nfs4_rpc.getfh()])
+    assert status == nfs4_rpc.NFS4_OK, status
+    fh = nfs4_rpc.getfh_result(res)
+    status, res = client.call([nfs4_rpc.putfh(fh), nfs4_rpc.open_both(client.clientid, b"p")])
+    if status != nfs4_rpc.NFS4_OK:
+        return status, None, None
+    return status, fh, nfs4_rpc.last_body(res)[:16]
+
+
+def v41_session(port, owner, deadline):
+    """A v4.1 client record and session of `owner` on the gateway at `port`, as soon as it answers (None if it does
+    not within `deadline` seconds)."""
+    found = []
+
+    def attempt():
+        try:
+            c = nfs4_rpc.Client(port, owner, timeout=10)
+        except OSError:
+            return False
+        if c.status != nfs4_rpc.NFS4_OK:
+            c.close()
+            return False
+        found.append(c)
+        return True
+
+    return found[0] if wait_until(attempt, deadline) else None
+
+
+def test_standby_takeover_keeps_v41_opens_and_locks_and_aborts_the_dead_holders_upload(cluster, workdir):
+    """Issue 23 item 2: a v4.1 client holds an open and a write lock on A and has a large file half written (a
+    multipart upload open); A is SIGKILLed; B, taking the lease over, loads A's client records from the store and runs
+    the grace period: the client reclaims its open (CLAIM_PREVIOUS, with A's filehandle) and its lock on B, another
+    client's conflicting lock waits (NFS4ERR_GRACE, NLM too), and after RECLAIM_COMPLETE the reclaimed lock holds.
+    B aborts the upload A left open."""
+    opts = ("multipart_size=5",)  # files of 5 MiB and more upload in parts while written
+    a = cluster.replica("a", options=opts)
+    a.wait_answering(ready=True)
+    b = cluster.replica("b", options=opts)
+    b.wait_answering()
+    assert not b.ready()
+    bucket = cluster.bucket
+    rw = {"x-oss-meta-mode": str(0o100666)}  # ossfs's mode header: the test's uid may write
+    bucket.put_object("locked.txt", b"0123456789" * 10, headers=rw)
+    bucket.put_object("big.bin", b"", headers=rw)
+
+    c1 = v41_session(a.nfs_port, b"host-c1", 60)
+    assert c1 is not None, a.log()[-3000:]
+    status, fh, opened = v41_open(c1, cluster.bucket_name, "locked.txt")
+    assert status == nfs4_rpc.NFS4_OK, status
+    status, res = c1.call([nfs4_rpc.putfh(fh), nfs4_rpc.lock_new(nfs4_rpc.WRITE_LT, c1.clientid, b"lo", opened, 0, 100)])
+    assert status == nfs4_rpc.NFS4_OK, status
+    status, big_fh, big = v41_open(c1, cluster.bucket_name, "big.bin")
+    assert status == nfs4_rpc.NFS4_OK, status
+    chunk = os.urandom(512 << 10)  # a 1 MiB WRITE and its header exceed the 1 MiB request the session allows
+    for i in range(24):  # 12 MiB, unstable and never committed: parts go up while it is written
+        status, _ = c1.call([nfs4_rpc.putfh(big_fh), nfs4_rpc.write(i * len(chunk), chunk, big)])
+        assert status == nfs4_rpc.NFS4_OK, status
+
+    def open_uploads():
+        return [u.upload_id for u in bucket.list_multipart_uploads(prefix="big.bin").upload_list]
+
+    assert wait_until(lambda: open_uploads(), 60), "no multipart upload of big.bin was started on A"
+    left = open_uploads()
+
+    a.proc.kill()  # SIGKILL: nothing released, nothing uploaded, the lease expires after its TTL
+    t0 = time.monotonic()
+    c1.close()
+    c1 = v41_session(b.nfs_port, b"host-c1", 120)  # the client's recovery: a new client id and session on B
+    assert c1 is not None, b.log()[-3000:]
+    status, res = c1.call([nfs4_rpc.putfh(fh), nfs4_rpc.open_both(c1.clientid, b"p", reclaim=True)])
+    t_reclaim = time.monotonic() - t0
+    assert status == nfs4_rpc.NFS4_OK, f"OPEN CLAIM_PREVIOUS on the new holder: {status}\n{b.log()[-3000:]}"
+    cluster.timing("kill9_to_first_v41_reclaim", t_reclaim)
+    reopened = nfs4_rpc.last_body(res)[:16]
+    status, _ = c1.call([nfs4_rpc.putfh(fh), nfs4_rpc.lock_new(nfs4_rpc.WRITE_LT, c1.clientid, b"lo", reopened, 0, 100,
+                                                                 reclaim=True)])
+    assert status == nfs4_rpc.NFS4_OK, f"LOCK reclaim on the new holder: {status}"
+
+    c2 = v41_session(b.nfs_port, b"host-c2", 60)
+    try:
+        # a client A did not know: no reclaim, and nothing new while the known one may still reclaim
+        status, _ = c2.call([nfs4_rpc.putfh(fh), nfs4_rpc.open_both(c2.clientid, b"q", reclaim=True)])
+        assert status == nfs4_rpc.NFS4ERR_RECLAIM_BAD, status
+        status, _ = c2.call([nfs4_rpc.putfh(fh), nfs4_rpc.lockt(nfs4_rpc.WRITE_LT, c2.clientid, b"x", 50, 1)])
+        assert status == nfs4_rpc.NFS4ERR_GRACE, status
+        assert v41_open(c2, cluster.bucket_name, "locked.txt")[0] == nfs4_rpc.NFS4ERR_GRACE
+        assert nlm_lock(b.nfs_port, cluster.bucket_name, "locked.txt") == NLM4_DENIED_GRACE_PERIOD
+
+        status, _ = c1.call([nfs4_rpc.reclaim_complete()])  # the only client A knew: the grace period ends
+        assert status == nfs4_rpc.NFS4_OK, status
+        status, _, other = v41_open(c2, cluster.bucket_name, "locked.txt")
+        assert status == nfs4_rpc.NFS4_OK, status
+        status, _ = c2.call([nfs4_rpc.putfh(fh), nfs4_rpc.lock_new(nfs4_rpc.WRITE_LT, c2.clientid, b"x", other, 50, 1)])
+        assert status == nfs4_rpc.NFS4ERR_DENIED, "the reclaimed lock must hold"
+        assert nlm_lock(b.nfs_port, cluster.bucket_name, "locked.txt") == NLM4_DENIED
+    finally:
+        c2.close()
+        c1.close()
+    # the upload A left open is aborted by B (what A had not completed is lost, as in a crash)
+    assert wait_until(lambda: not set(left) & set(open_uploads()), 60), (left, open_uploads(), b.log()[-3000:])
+    assert wait_until(lambda: re.search(r"node b aborted 1 multipart upload", b.log()), 30), b.log()[-3000:]
+    assert bucket.get_object("locked.txt").read() == b"0123456789" * 10
 
 
 def test_a_paused_holder_writes_nothing_once_its_lease_ran_out(cluster, workdir):

@@ -96,6 +96,8 @@ public final class NfsServer implements AutoCloseable {
    * @return this
    * @throws java.io.UncheckedIOException if a port cannot be bound
    * @throws IllegalStateException if the handle table in the state directory cannot be opened
+   * @throws io.ossgw.core.cluster.ClusterStoreException if the cluster's NFSv4.1 client records
+   *     ({@link NfsServerBuilder#clientRecords}) cannot be loaded; nothing is left open
    */
   public synchronized NfsServer start() {
     if (rpc != null) {
@@ -119,9 +121,16 @@ public final class NfsServer implements AutoCloseable {
         () -> v4state != null && v4state.grace().active());
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
+    List<RpcProgram> served;
+    try {
+      served = programs(mount, nlm, maxRecord, verifier);
+    } catch (RuntimeException e) { // e.g. the cluster's client records cannot be loaded: close what is open
+      stop();
+      throw e;
+    }
     rpc = new RpcServer(new RpcServer.Limits(b.bind, b.port, maxRecord, 1024, b.maxInFlightPerConnection,
         b.maxInFlightPerAddress, b.maxInFlight, b.maxConnections, b.selectorThreads, b.idleTimeout, b.recordTimeout, b.stallTimeout),
-        programs(mount, nlm, maxRecord, verifier),
+        served,
         // a peer no export allows could only ever be refused: it gets no connection slot
         address -> exports.all().stream().anyMatch(e -> e.allows(address)));
     try {
@@ -158,7 +167,8 @@ public final class NfsServer implements AutoCloseable {
       // client records and sessions (with their reply caches) get a share of the heap (V4Limits.forHeap)
       v4clients = new ClientTable(b.v4Clock, V4Limits.forHeap(b.heapBytes).withLease(b.v4Lease));
       // who held state before this start may reclaim it, in a grace period only if someone may (RFC 8881 §8.4.2)
-      ClientStore known = ClientStore.open(b.stateDir);
+      // in a cluster the record is in the store: the node taking the lease over learns who may reclaim there
+      ClientStore known = b.clientRecords != null ? ClientStore.inStore(b.clientRecords) : ClientStore.open(b.stateDir);
       Grace grace = new Grace(b.v4Clock, b.v4Grace, known.loaded(), known::graceOver);
       v4state = new ServerState(v4clients, exports, table, b.locks, openFiles, verifier, grace);
       v4state.recordClients(known);

@@ -174,6 +174,19 @@ public final class NfsServerBuilder {
 
   io.ossgw.core.cluster.InodeNumberStore sharedHandles;
 
+  /**
+   * Keeps the NFSv4.1 client record (the client owners that may reclaim after a restart or a failover) in a cluster's
+   * store instead of the state directory's {@code nfs4-clients} (issue 23 item 2): it is loaded when the server starts,
+   * so a gateway that takes the serving lease over runs the grace period for the former holder's clients. Default
+   * null: the file.
+   */
+  public NfsServerBuilder clientRecords(io.ossgw.core.cluster.ClientRecordStore store) {
+    this.clientRecords = store;
+    return this;
+  }
+
+  io.ossgw.core.cluster.ClientRecordStore clientRecords;
+
   /** How long an NFS-open file stays open without READ/WRITE before it is released (uploaded); default 5 s. */
   public NfsServerBuilder openIdleTimeout(Duration d) {
     this.openIdle = Objects.requireNonNull(d);

@@ -159,10 +159,47 @@ public class ClusterService {
     return lease != null ? lease : Fence.ALWAYS;
   }
 
-  /** Wraps an engine's OSS client in the write gate (standby mode), or leaves it (otherwise). */
-  public UnaryOperator<ObjectStore> writeGate() {
+  /**
+   * Wraps an engine's OSS client in the write gate (standby mode), or leaves it (otherwise). In standby mode the
+   * gate writes the engine's open multipart uploads down in the store ({@link RedisUploadRecordStore}), and the node
+   * that takes the lease over aborts those its predecessor left ({@link FencedObjectStore#abortOrphans}).
+   *
+   * @param bucket the engine's bucket
+   */
+  public UnaryOperator<ObjectStore> writeGate(String bucket) {
     Fence f = fence();
-    return f == Fence.ALWAYS ? UnaryOperator.identity() : s -> new FencedObjectStore(s, f);
+    if (f == Fence.ALWAYS) {
+      return UnaryOperator.identity();
+    }
+    RedisStore s = store;
+    return o -> {
+      FencedObjectStore gate = new FencedObjectStore(o, f, new RedisUploadRecordStore(s, bucket));
+      gates.add(gate);
+      return gate;
+    };
+  }
+
+  /** Every write gate made (standby mode): each aborts the former holder's uploads at a takeover. */
+  private final java.util.List<FencedObjectStore> gates = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Aborts the uploads a former holder left open (on the cluster thread, after the front ends started). */
+  private void abortOrphans(long token) {
+    int aborted = 0;
+    for (FencedObjectStore g : gates) {
+      if (!lease.validFor(token)) {
+        return;
+      }
+      try {
+        aborted += g.abortOrphans(token);
+      } catch (RuntimeException e) {
+        LOG.warnf("cluster: the former holder's open uploads could not be listed in the store (%s); they stay until "
+            + "the next takeover or a lifecycle rule", e.getMessage());
+      }
+    }
+    if (aborted > 0) {
+      LOG.infof("cluster: node %s aborted %d multipart upload(s) the former holder left open (what their files "
+          + "held after their last completed upload is lost, as in a crash)", settings.nodeId(), aborted);
+    }
   }
 
   /** Wraps an engine's file system in the invalidation publisher (active mode), or leaves it. */
@@ -181,6 +218,16 @@ public class ClusterService {
    */
   public synchronized Optional<io.ossgw.core.cluster.InodeNumberStore> inodeTable(String name) {
     return store == null ? Optional.empty() : Optional.of(new RedisInodeNumberStore(store, name));
+  }
+
+  /**
+   * The NFSv4.1 client records in the store, changed only while this node holds the lease (standby mode: the node that
+   * takes the lease over loads them and runs the grace period for their clients), or empty without a store or in
+   * active mode (each gateway's clients are its own there: the state directory's file).
+   */
+  public synchronized Optional<io.ossgw.core.cluster.ClientRecordStore> clientRecords() {
+    return store == null || lease == null ? Optional.empty()
+        : Optional.of(io.ossgw.core.cluster.ClientRecordStore.fenced(new RedisClientRecordStore(store), lease));
   }
 
   /** {@link #inodeTable} as the function {@code Engine.start} takes, or null without a store. */
@@ -216,6 +263,43 @@ public class ClusterService {
 
   private Roles roles;
 
+  /**
+   * Starts the front ends while this node holds the lease under {@code token} (on the cluster thread). A start that
+   * fails on the store (the NFSv4.1 client records cannot be loaded: serving without them would deny the former
+   * holder's clients their reclaims) is tried again every renew interval while the lease is held; any other failure
+   * leaves readiness DOWN.
+   */
+  private void serveUnder(long token) {
+    if (!lease.validFor(token)) {
+      return; // lost again meanwhile: the loss's task follows
+    }
+    try {
+      roles.startServing();
+      serving = true;
+      LOG.infof("cluster: node %s serves (token %d)", settings.nodeId(), token);
+      abortOrphans(token);
+    } catch (RuntimeException e) {
+      if (causedByStore(e)) {
+        LOG.warnf("cluster: node %s holds the lease but cannot start serving, the store failed (%s); trying again in "
+            + "%d ms", settings.nodeId(), e.getMessage(), settings.renewInterval().toMillis());
+        watcher.schedule(() -> actions.execute(() -> serveUnder(token)), settings.renewInterval().toMillis(),
+            TimeUnit.MILLISECONDS);
+      } else {
+        LOG.errorf("cluster: node %s holds the lease but its front ends did not start (%s); readiness stays DOWN",
+            settings.nodeId(), e.getMessage());
+      }
+    }
+  }
+
+  private static boolean causedByStore(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.ossgw.core.cluster.ClusterStoreException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Told by the lease (on its thread): hands the work to the cluster thread. */
   private final class Listener implements Lease.Listener {
     @Override
@@ -224,19 +308,7 @@ public class ClusterService {
       LOG.infof("cluster: node %s now HOLDS the serving lease (token %d, after %d ms as standby); starting the NFS "
           + "and SMB front ends", settings.nodeId(), token, waited);
       observedHolder = settings.nodeId();
-      actions.execute(() -> {
-        if (!lease.validFor(token)) {
-          return; // lost again meanwhile: the loss's task follows
-        }
-        try {
-          roles.startServing();
-          serving = true;
-          LOG.infof("cluster: node %s serves (token %d)", settings.nodeId(), token);
-        } catch (RuntimeException e) {
-          LOG.errorf("cluster: node %s holds the lease but its front ends did not start (%s); readiness stays DOWN",
-              settings.nodeId(), e.getMessage());
-        }
-      });
+      actions.execute(() -> serveUnder(token));
     }
 
     @Override

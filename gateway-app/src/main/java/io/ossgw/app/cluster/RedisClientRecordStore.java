@@ -31,18 +31,7 @@ public final class RedisClientRecordStore implements ClientRecordStore {
   public Map<String, byte[]> loadAll() {
     Response r = store.call("clients_load", Request.cmd(Command.HGETALL).arg(key), store.settings().timeout());
     Map<String, byte[]> out = new HashMap<>();
-    if (r == null) {
-      return out;
-    }
-    if (r.isMap()) { // RESP3
-      for (String k : r.getKeys()) {
-        out.put(k, r.get(k).toBuffer().getBytes());
-      }
-    } else { // RESP2: field, value, field, value, ...
-      for (int i = 0; i + 1 < r.size(); i += 2) {
-        out.put(r.get(i).toString(), r.get(i + 1).toBuffer().getBytes());
-      }
-    }
+    RedisStore.hashFields(r).forEach((field, value) -> out.put(field, value.toBuffer().getBytes()));
     return out;
   }
 }

@@ -125,6 +125,29 @@ public final class RedisStore implements AutoCloseable {
     }
   }
 
+  /**
+   * The fields of an HGETALL reply, in either protocol (a map in RESP3; field, value, field, value in RESP2).
+   *
+   * @param r the reply (null: none)
+   * @return field to value, in the reply's order
+   */
+  public static java.util.Map<String, Response> hashFields(Response r) {
+    java.util.Map<String, Response> out = new java.util.LinkedHashMap<>();
+    if (r == null) {
+      return out;
+    }
+    if (r.isMap()) {
+      for (String k : r.getKeys()) {
+        out.put(k, r.get(k));
+      }
+    } else {
+      for (int i = 0; i + 1 < r.size(); i += 2) {
+        out.put(r.get(i).toString(), r.get(i + 1));
+      }
+    }
+    return out;
+  }
+
   /** Sends one command without waiting; {@code onFailure} gets the mapped failure (on a Vert.x thread). */
   public void send(String op, Request request, java.util.function.Consumer<ClusterStoreException> onFailure) {
     long t0 = System.nanoTime();

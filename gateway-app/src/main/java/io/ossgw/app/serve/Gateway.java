@@ -199,7 +199,8 @@ public class Gateway {
       if (nfs == null && !plannedExports.isEmpty()) {
         // active mode: every gateway serves the same files, and a lock here would not exclude another's client
         nfs = NfsFrontEnd.start(nfsConfig, plannedExports, stateDir, x -> engineFor(x.engine()),
-            cluster.active() ? LockTable.none() : null, cluster.inodeTable("nfs").orElse(null));
+            cluster.active() ? LockTable.none() : null, cluster.inodeTable("nfs").orElse(null),
+            cluster.clientRecords().orElse(null));
       }
       if (smb == null && smbPlan != null) {
         smb = SmbFrontEnd.start(smbPlan, this::engineFor, mounter);
@@ -244,7 +245,7 @@ public class Gateway {
     Engine engine = engines.get(key);
     if (engine == null) {
       // OSS requests, retries, caches -> /q/metrics; in a cluster, writes pass the lease and changes are published
-      engine = Engine.start(ec, metrics.observer(ec), cluster.writeGate(), cluster.decorator(ec),
+      engine = Engine.start(ec, metrics.observer(ec), cluster.writeGate(ec.bucket()), cluster.decorator(ec),
           cluster.inodeTables());
       engines.put(key, engine);
       metrics.engineStarted(engine);

@@ -10,6 +10,7 @@ import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,6 +21,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * token it was initiated under: its parts and its completion are refused under any other token (after a loss and a
  * new acquisition, what the upload was based on may have been changed by the other holder meanwhile).
  *
+ * <p>With an {@link UploadRecordStore} each upload is also written down in the cluster's store with its token when it
+ * is initiated (and removed when it is completed or aborted), so that the next holder aborts what this node leaves
+ * open when it dies ({@link #abortOrphans}): an upload that cannot be written down is aborted at once and its
+ * InitiateMultipartUpload fails (an upload nobody knows of would stay in the bucket, billed, until a lifecycle rule).
+ *
  * <p>Refused requests fail with {@link StoreException} of kind {@link StoreErrorKind#OTHER} and code
  * {@link #LEASE_LOST}, which the engine reports as EIO; they are not retried. Reads, listings and
  * AbortMultipartUpload (which adds nothing) pass. A request already sent when the lease runs out may still land:
@@ -29,7 +35,12 @@ public final class FencedObjectStore extends ForwardingObjectStore {
   /** The error code of a refused write. */
   public static final String LEASE_LOST = "LeaseLost";
 
+  /** The error code of an InitiateMultipartUpload that could not be written down in the cluster's store. */
+  public static final String UPLOAD_NOT_RECORDED = "UploadNotRecorded";
+  private static final System.Logger LOG = System.getLogger(FencedObjectStore.class.getName());
+
   private final Fence fence;
+  private final UploadRecordStore records;
   private final ConcurrentHashMap<String, Long> uploads = new ConcurrentHashMap<>();
 
   /**
@@ -37,8 +48,61 @@ public final class FencedObjectStore extends ForwardingObjectStore {
    * @param fence this node's lease
    */
   public FencedObjectStore(ObjectStore delegate, Fence fence) {
+    this(delegate, fence, null);
+  }
+
+  /**
+   * @param delegate the store writes go to
+   * @param fence this node's lease
+   * @param records where open uploads are written down for the next holder, or null (not written down)
+   */
+  public FencedObjectStore(ObjectStore delegate, Fence fence, UploadRecordStore records) {
     super(delegate);
     this.fence = fence;
+    this.records = records;
+  }
+
+  /**
+   * Aborts the uploads written down under an older fencing token than {@code token} (this node's, just acquired):
+   * those of a former holder, which nobody will complete (issue 23 item 2; what they held is lost as in a crash,
+   * SEMANTICS.md "Cluster"). An upload under {@code token} or a newer one (a live holder's) is left alone. An upload
+   * whose abort fails stays written down, for the next takeover to try again.
+   *
+   * @return how many uploads were aborted
+   * @throws ClusterStoreException when the store cannot be read
+   */
+  public int abortOrphans(long token) {
+    if (records == null) {
+      return 0;
+    }
+    int aborted = 0;
+    for (Map.Entry<String, UploadRecordStore.Upload> e : records.loadAll().entrySet()) {
+      UploadRecordStore.Upload u = e.getValue();
+      if (u.token() >= token) {
+        continue;
+      }
+      try {
+        delegate.abortMultipartUpload(u.key(), e.getKey()); // an upload already gone is not an error
+        records.remove(e.getKey());
+        aborted++;
+      } catch (StoreException | ClusterStoreException x) {
+        LOG.log(System.Logger.Level.WARNING, "aborting the former holder's upload " + e.getKey() + " of " + u.key()
+            + " failed (tried again at the next takeover): " + x.getMessage());
+      }
+    }
+    return aborted;
+  }
+
+  private void forget(String uploadId) {
+    uploads.remove(uploadId);
+    if (records != null) {
+      try {
+        records.remove(uploadId);
+      } catch (ClusterStoreException x) {
+        // left written down: the next holder's abort of an upload that is gone is harmless
+        LOG.log(System.Logger.Level.DEBUG, "upload " + uploadId + " not removed from the cluster store: " + x);
+      }
+    }
   }
 
   private long check(String op, String key) {
@@ -79,6 +143,19 @@ public final class FencedObjectStore extends ForwardingObjectStore {
   public String initiateMultipartUpload(String key, WriteMeta meta) {
     long token = check("InitiateMultipartUpload", key);
     String id = delegate.initiateMultipartUpload(key, meta);
+    if (records != null) {
+      try {
+        records.put(id, new UploadRecordStore.Upload(key, token));
+      } catch (ClusterStoreException x) {
+        try {
+          delegate.abortMultipartUpload(key, id);
+        } catch (StoreException y) {
+          x.addSuppressed(y);
+        }
+        throw new StoreException(StoreErrorKind.OTHER, UPLOAD_NOT_RECORDED, 0, null, "InitiateMultipartUpload " + key
+            + ": the upload could not be written down in the cluster store, so it was aborted: " + x.getMessage(), x);
+      }
+    }
     uploads.put(id, token);
     return id;
   }
@@ -107,14 +184,14 @@ public final class FencedObjectStore extends ForwardingObjectStore {
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
     checkUpload("CompleteMultipartUpload", key, uploadId);
     WriteResult r = delegate.completeMultipartUpload(key, uploadId, parts);
-    uploads.remove(uploadId);
+    forget(uploadId);
     return r;
   }
 
   @Override
   public void abortMultipartUpload(String key, String uploadId) {
-    uploads.remove(uploadId);
     delegate.abortMultipartUpload(key, uploadId);
+    forget(uploadId);
   }
 
   @Override

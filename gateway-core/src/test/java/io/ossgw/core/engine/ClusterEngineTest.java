@@ -18,6 +18,7 @@ import io.ossgw.core.cluster.Lease;
 import io.ossgw.core.cluster.MemoryInvalidationChannel;
 import io.ossgw.core.cluster.MemoryLeaseStore;
 import io.ossgw.core.cluster.PublishingFileSystem;
+import io.ossgw.core.cluster.UploadRecordStore;
 import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.EngineConfig;
 import io.ossgw.core.config.MountOptions;
@@ -183,6 +184,92 @@ class ClusterEngineTest extends GatewayFixture {
       fenced.abortMultipartUpload("big", id); // aborting adds nothing: allowed
       assertThat(fenced.openUploads()).isZero();
       assertThat(gw.sdk.doesObjectExist(BUCKET, "big")).isFalse();
+    } finally {
+      raw.close();
+    }
+  }
+
+  /** A fence that holds {@code token} while {@code valid} is set. */
+  private static Fence holding(long token, java.util.concurrent.atomic.AtomicBoolean valid) {
+    return new Fence() {
+      @Override
+      public boolean valid() {
+        return valid.get();
+      }
+
+      @Override
+      public long token() {
+        return valid.get() ? token : 0;
+      }
+
+      @Override
+      public boolean validFor(long t) {
+        return valid.get() && t == token;
+      }
+    };
+  }
+
+  private java.util.Set<String> openUploadIds(ObjectStore s) {
+    return s.listMultipartUploads("", null, null, 1000).uploads().stream()
+        .map(io.ossgw.core.store.UploadListing.Upload::uploadId).collect(java.util.stream.Collectors.toSet());
+  }
+
+  @Test
+  void theNextHolderAbortsTheUploadsTheFormerOneLeftAndNoOther() {
+    ObjectStore raw = new AliyunObjectStore(config(state, ""));
+    try {
+      UploadRecordStore records = new UploadRecordStore.Memory();
+      var aHolds = new java.util.concurrent.atomic.AtomicBoolean(true);
+      FencedObjectStore a = new FencedObjectStore(raw, holding(1, aHolds), records);
+      WriteMeta meta = new WriteMeta("application/octet-stream", Map.of());
+      String left = a.initiateMultipartUpload("a-big", meta);
+      a.uploadPart("a-big", left, 1, ContentSource.ofBytes(new byte[1024], 0, 1024));
+      String done = a.initiateMultipartUpload("a-done", meta);
+      a.abortMultipartUpload("a-done", done);
+      String foreign = raw.initiateMultipartUpload("not-ours", meta); // another program's upload in the bucket
+      assertThat(records.loadAll()).containsOnlyKeys(left);
+      aHolds.set(false); // a dies (its lease expires), b takes over under token 2
+      FencedObjectStore b = new FencedObjectStore(raw, holding(2, new java.util.concurrent.atomic.AtomicBoolean(true)),
+          records);
+      String mine = b.initiateMultipartUpload("b-big", meta);
+      assertThat(b.abortOrphans(2)).isEqualTo(1);
+      assertThat(openUploadIds(raw)).contains(mine, foreign).doesNotContain(left);
+      assertThat(records.loadAll()).containsOnlyKeys(mine);
+      // a node that holds an older token (fenced, not yet stopped) never aborts a live holder's upload
+      assertThat(a.abortOrphans(1)).isZero();
+      assertThat(openUploadIds(raw)).contains(mine);
+      raw.abortMultipartUpload("not-ours", foreign);
+      b.abortMultipartUpload("b-big", mine);
+    } finally {
+      raw.close();
+    }
+  }
+
+  @Test
+  void anUploadThatCannotBeWrittenDownIsAbortedAndItsInitiationFails() {
+    ObjectStore raw = new AliyunObjectStore(config(state, ""));
+    try {
+      UploadRecordStore down = new UploadRecordStore() {
+        @Override
+        public void put(String uploadId, Upload upload) {
+          throw new io.ossgw.core.cluster.ClusterStoreException(
+              io.ossgw.core.cluster.ClusterStoreException.Kind.FULL, "store full (test)", null);
+        }
+
+        @Override
+        public void remove(String uploadId) {}
+
+        @Override
+        public Map<String, Upload> loadAll() {
+          return Map.of();
+        }
+      };
+      FencedObjectStore a = new FencedObjectStore(raw, Fence.ALWAYS, down);
+      assertThatThrownBy(() -> a.initiateMultipartUpload("x", new WriteMeta("application/octet-stream", Map.of())))
+          .isInstanceOf(StoreException.class).hasMessageContaining("store full")
+          .extracting(x -> ((StoreException) x).code()).isEqualTo(FencedObjectStore.UPLOAD_NOT_RECORDED);
+      assertThat(openUploadIds(raw)).isEmpty();
+      assertThat(a.openUploads()).isZero();
     } finally {
       raw.close();
     }

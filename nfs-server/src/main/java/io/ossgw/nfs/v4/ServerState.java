@@ -91,6 +91,7 @@ public final class ServerState {
    */
   public void recordClients(ClientStore store) {
     states.onFirstState(store::recordState);
+    clients.onConfirm(store::confirmed);
     clients.onRemove(store::forget);
   }
 

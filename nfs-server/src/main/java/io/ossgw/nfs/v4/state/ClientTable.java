@@ -55,6 +55,8 @@ public final class ClientTable {
   private long evicted;
   private final Map<sessionid4, Session> sessions = new HashMap<>();
   private final List<Consumer<ClientRecord>> removeListeners = new ArrayList<>();
+  /** Runs before CREATE_SESSION confirms a record ({@link ClientStore#confirmed}); may refuse it by throwing. */
+  private Consumer<ClientRecord> confirmListener = c -> {};
   private int clientCounter;
   private int sessionCounter;
   private long nextReap;
@@ -226,6 +228,7 @@ public final class ClientTable {
       }
     }
     if (!rec.confirmed) {
+      confirmListener.accept(rec); // before any change: a refusal (NFS4ERR_DELAY) leaves the record unconfirmed
       ByteBuffer key = ByteBuffer.wrap(rec.owner);
       unconfirmed.remove(key);
       forgetUnconfirmed(rec);
@@ -380,6 +383,15 @@ public final class ClientTable {
     if (clock.millis() >= nextReap) {
       reap();
     }
+  }
+
+  /**
+   * Registers what must run before CREATE_SESSION confirms a client record (the cluster's record of who may reclaim,
+   * {@link ClientStore#confirmed}); it may refuse the confirmation by throwing {@link Nfs4Exception} (the
+   * CREATE_SESSION fails with its status and changes nothing). Called under this table's monitor; one listener.
+   */
+  public synchronized void onConfirm(Consumer<ClientRecord> listener) {
+    confirmListener = listener;
   }
 
   /**
