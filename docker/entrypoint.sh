@@ -162,8 +162,8 @@ fi
 # >>> JIT (identical in ./ossgw and docker/entrypoint.sh)
 # C1 only (-XX:TieredStopAtLevel=1) for the gateway, decided on the https, FUSE, NFS and cold-listing rows side by side,
 # each mode with its own AOT cache (issue 22 item 2, docs/benchmarks.md "JIT policy (issue 22 item 2)"): C1 only was
-# the cheapest or within 1.15x on every row but the second and third warm GiB read over NFS (1.3x); C1 + C2 cost the
-# start 1.8x, the cold `ls -l` 1.7x and the first GiB written 1.3-1.5x, C2 with tenfold thresholds 1.5-1.6x on the
+# the cheapest or within 1.15x on every row but the 2nd and 3rd 512 MiB read in one NFS serve (1.3x); C1 + C2 cost the
+# start 1.6x, the cold `ls -l` 1.7x and the first 512 MiB written 1.3-1.5x, C2 with tenfold thresholds 1.4-1.5x on the
 # start and the listing (any tiered mode runs the request path as profiled C1 code first: the listing's extra cost).
 # With TLS in BoringSSL no row needs C2. The emulator keeps the JVM's default. A TieredStopAtLevel or
 # TieredCompilation option in OSSGW_JAVA_OPTS wins (e.g. -XX:TieredStopAtLevel=4 for C2 back).
