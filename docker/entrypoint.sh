@@ -160,12 +160,12 @@ if limit="$(ossgw_memory_limit "$@")" && [[ -n "$limit" ]]; then
 fi
 
 # >>> JIT (identical in ./ossgw and docker/entrypoint.sh)
-# C1 only (-XX:TieredStopAtLevel=1) for the gateway: on 2 cores C2 spent about half of the CPU of a cold `ls -l`
-# compiling the SDK/HttpClient request path, and a fresh gateway paid for it on its first ~15,000 requests (issue 14,
-# docs/benchmarks.md "Start-up and per-request CPU"). Looked at again with the https, FUSE and NFS rows side by side
-# (issue 22, "The JIT policy, decided on every path"): with TLS in BoringSSL the https rows no longer need C2; C2 still
-# wins warm NFS and upload rows (CRC-64, byte[] copies) by 1.5x and still costs the cold listing 1.6x, so C1 stays
-# until a quiet rerun says otherwise. The emulator keeps the JVM's default. A TieredStopAtLevel or
+# C1 only (-XX:TieredStopAtLevel=1) for the gateway, decided on the https, FUSE, NFS and cold-listing rows side by side,
+# each mode with its own AOT cache (issue 22 item 2, docs/benchmarks.md "JIT policy (issue 22 item 2)"): C1 only was
+# the cheapest or within 1.15x on every row but the 2nd and 3rd 512 MiB read in one NFS serve (1.3x); C1 + C2 cost the
+# start 1.6x, the cold `ls -l` 1.7x and the first 512 MiB written 1.3-1.5x, C2 with tenfold thresholds 1.4-1.5x on the
+# start and the listing (any tiered mode runs the request path as profiled C1 code first: the listing's extra cost).
+# With TLS in BoringSSL no row needs C2. The emulator keeps the JVM's default. A TieredStopAtLevel or
 # TieredCompilation option in OSSGW_JAVA_OPTS wins (e.g. -XX:TieredStopAtLevel=4 for C2 back).
 ossgw_jit_options() {
   [[ "${1:-}" == emulator ]] && return 0

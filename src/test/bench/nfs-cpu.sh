@@ -10,7 +10,9 @@ export OSSGW_NO_BUILD=1 OSS_ACCESS_KEY_ID=${AK:-ak} OSS_ACCESS_KEY_SECRET=${SK:-
 W=$(mktemp -d /tmp/nfs-cpu.XXXX)
 head -c $((512<<20)) /dev/zero > $W/src.bin 2>/dev/null || true
 P=$(( 20000 + RANDOM % 20000 )); H=$(( 40000 + RANDOM % 20000 ))
-OSSGW_JAVA_OPTS="$JOPTS -Dquarkus.http.port=$H" "$ROOT/ossgw" serve "${BUCKET:-probe}" --nfs --nfs-port $P -o "url=$ENDPOINT,state_dir=$W/state" > $W/serve.log 2>&1 &
+# `serve` keeps its NFS handle table under ossgw.state-dir (default /var/lib/ossgw as root, locked by any other serve
+# of the machine), not under the -o state_dir of the engine: a directory of this run's own for both
+OSSGW_JAVA_OPTS="$JOPTS -Dquarkus.http.port=$H -Dossgw.state-dir=$W/state" "$ROOT/ossgw" serve "${BUCKET:-probe}" --nfs --nfs-port $P -o "url=$ENDPOINT,state_dir=$W/state" > $W/serve.log 2>&1 &
 SP=$!
 trap 'kill $SP 2>/dev/null; wait $SP 2>/dev/null; rm -rf $W' EXIT
 for i in $(seq 300); do grep -q "NFS" $W/serve.log 2>/dev/null && nc -z 127.0.0.1 $P 2>/dev/null && break; sleep 1; done  # a loaded machine starts slowly

@@ -8,11 +8,20 @@
 #   src/test/bench/tls-jit-matrix.sh ROUND 'LABEL|JAVA_OPTIONS' ...
 # e.g. src/test/bench/tls-jit-matrix.sh 1 'C1|' 'C2|-XX:TieredStopAtLevel=4'
 # An empty JAVA_OPTIONS is the launcher's default (./ossgw's JIT section). MIB (default 512) sizes the dd rows.
+# Every gateway gets the launcher's AOT cache for its JIT options when there is one (keyed by them: C1 only, or the
+# JVM's tiered default for any JAVA_OPTIONS that name a TieredStopAtLevel); TRAIN=1 trains the missing ones first
+# (OSSGW_AOT=train, as `./ossgw` does after a build), -XX:AOTMode=off in JAVA_OPTIONS runs one without.
+# Run the configurations in a different order in each ROUND: the machine's load drifts.
 set -euo pipefail
 B="$(dirname "$0")"
 R=$1
 shift
 export MIB=${MIB:-512} ROUNDS=${ROUNDS:-2}
+if [[ "${TRAIN:-0}" == 1 ]]; then
+  for cfg in "$@"; do
+    OSSGW_NO_BUILD=1 OSSGW_AOT=train OSSGW_JAVA_OPTS="${cfg#*|}" "$B/../../../ossgw" --version >/dev/null
+  done
+fi
 for cfg in "$@"; do
   IFS='|' read -r label jopts <<<"$cfg"
   ENDPOINT="$HTTPS_ENDPOINT" "$B/dd-cpu.sh" "r$R $label https dd" "" "$TRUST_OPTS $jopts"
