@@ -71,7 +71,7 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
       Entry e = numbers(space).get(candidates[j]);
       if (e == null || e.path() == null) {
         if (!record && j == 0) {
-          return new long[] {candidates[0], 0};
+          return new long[] {candidates[0], 0, e == null ? 1 : 0};
         }
         int gen = e == null ? 1 : e.generation() + 1;
         numbers(space).put(candidates[j], new Entry(gen, path));

@@ -132,6 +132,7 @@ final class DirProcs {
             s.handleOf(dir.export(), d.target.path(), d.attr)));
       }
       if (eof) {
+        Long parent = l.entries().peek() == null ? null : s.parentOf(dir); // once per reply, not per entry
         for (DirEntry e; (e = l.entries().peek()) != null; l.entries().next()) {
           int size = entryplus3.size(e.name(), FileHandles.LENGTH);
           if (used + size > max) {
@@ -140,7 +141,7 @@ final class DirProcs {
           }
           used += size;
           String path = VPaths.child(dir.path(), e.name());
-          HandleIssuer.Issued h = s.issue(dir.export(), path, e.attr()); // no table write for a plain file
+          HandleIssuer.Issued h = s.issue(dir, parent, path, e.attr()); // one table read, no write for a plain file
           Target t = new Target(dir.export(), h.fileid(), path);
           out.add(new entryplus3(t.fileid(), e.name(), p.cookieOf(e.position()), s.fattr(t, e.attr()), h.handle()));
         }
