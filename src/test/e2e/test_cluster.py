@@ -663,12 +663,17 @@ def test_active_mode_a_handle_of_one_gateway_is_valid_on_the_other(cluster, work
     assert wait_until(lambda: getattr3(b.nfs_port, fh)[0] == 0, 30)
     status_b, moved = getattr3(b.nfs_port, fh)
     assert status_b == 0 and moved[2:4] == attrs_a[2:4], (moved, attrs_a)
-    assert root_and_handle(b.nfs_port, name, "moved.bin")[1] == fh
+    # the file was created through the gateway, so fh is a named handle (SEMANTICS.md "File handles"): after the
+    # rename, LOOKUP of the new name answers the recorded handle the rename made; both lead to the one object
+    moved_fh = root_and_handle(b.nfs_port, name, "moved.bin")[1]
+    assert root_and_handle(a.nfs_port, name, "moved.bin")[1] == moved_fh, "A and B gave different handles"
+    assert getattr3(b.nfs_port, moved_fh) == getattr3(b.nfs_port, fh) == (0, moved), "not the same object"
     # removed through A: the handle is STALE on both
     status, _ = nfs3(a.nfs_port, NFSPROC3_REMOVE, diropargs(root_a, "moved.bin"))
     assert status == 0, status
     assert getattr3(a.nfs_port, fh)[0] == NFS3ERR_STALE
     assert wait_until(lambda: getattr3(b.nfs_port, fh)[0] == NFS3ERR_STALE, 30), getattr3(b.nfs_port, fh)
+    assert getattr3(b.nfs_port, moved_fh)[0] == NFS3ERR_STALE
     # a new file at the same name gets a new handle (the next generation), on both
     nfs("nfs-cp", str(src), nfs_url(b.nfs_port, f"/{name}/moved.bin"))
     again = root_and_handle(b.nfs_port, name, "moved.bin")[1]

@@ -18,7 +18,8 @@ from e2e_support import OSSGW, free_port, http_get, scaled, wait_exit, wait_unti
 def quick_nfs_gateway(emulator, name, workdir, tag, env=None, options=""):
     """`./ossgw serve NAME --nfs` on 127.0.0.1 (a free port) over the emulator's bucket NAME, with `env` added to the
     environment (ossgw.nfs.* as OSSGW_NFS_...) and `options` appended to `-o`. Yields (port, http_port, name, path,
-    log, pid: the JVM's, the launcher execs it); afterwards asserts the gateway is still running."""
+    log, pid: the JVM's, the launcher execs it); afterwards asserts the gateway is still running, unless the test set
+    `killed` on what it was given (it ended the gateway itself)."""
     passwd = workdir / f"passwd-{tag}"
     passwd.write_text(f"{name}:{emulator.ak}:{emulator.sk}\n")
     passwd.chmod(0o600)
@@ -33,8 +34,13 @@ def quick_nfs_gateway(emulator, name, workdir, tag, env=None, options=""):
     try:
         assert wait_until(lambda: http_get(f"http://127.0.0.1:{http_port}/q/health/ready")[0] == 200
                           or p.poll() is not None, 120) and p.poll() is None, log.read_text()
-        yield types.SimpleNamespace(port=port, http_port=http_port, name=name, path=f"/{name}", log=log, pid=p.pid)
-        assert p.poll() is None, "the gateway died:\n" + log.read_text()[-4000:]
+        gw = types.SimpleNamespace(port=port, http_port=http_port, name=name, path=f"/{name}", log=log, pid=p.pid,
+                                   killed=False)
+        yield gw
+        if gw.killed:
+            p.wait(timeout=60)
+        else:
+            assert p.poll() is None, "the gateway died:\n" + log.read_text()[-4000:]
     finally:
         if p.poll() is None:
             p.terminate()

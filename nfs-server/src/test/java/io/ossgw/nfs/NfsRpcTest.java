@@ -261,7 +261,12 @@ class NfsRpcTest extends OneExportFixture {
     assertThat(r.status()).isEqualTo(nfsstat3.NFS3_OK);
     assertThat(nfs.getattr(f).objAttributes().fileid()).isEqualTo(fileid);
     assertThat(nfs.readAll(f, 4096)).isEqualTo(NfsClient.utf8("moving"));
-    assertThat(nfs.lookup(b, "g").object()).isEqualTo(f);
+    // f is CREATE's named handle: the rename recorded the file, so LOOKUP of its new name answers the recorded
+    // handle, which leads to the same object with the same fileid (SEMANTICS.md "File handles")
+    nfs_fh3 looked = nfs.lookup(b, "g").object();
+    assertThat(nfs.getattr(looked).objAttributes().fileid()).isEqualTo(fileid);
+    assertThat(nfs.readAll(looked, 4096)).isEqualTo(NfsClient.utf8("moving"));
+    assertThat(nfs.lookup(b, "g").object()).as("one handle for the new name from then on").isEqualTo(looked);
     assertThat(nfs.lookup(a, "f").status()).isEqualTo(nfsstat3.NFS3ERR_NOENT);
     // a directory with contents: handles below it follow
     nfs_fh3 sub = nfs.mkdir(a, "sub", 0755).obj();

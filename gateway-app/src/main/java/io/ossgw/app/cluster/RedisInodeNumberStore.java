@@ -26,7 +26,8 @@ import java.util.List;
  * Every change is one Lua script (atomic: another gateway sees all of it or none); numbers travel as decimal strings
  * (Lua's numbers are doubles: a 64-bit number would lose bits). On a full store (maxmemory) the script is refused
  * before it runs ({@link ClusterStoreException.Kind#FULL}): nothing half-written. Requests per operation: a known
- * path's number is one script call, a new path's one, a remove one, a rename one.
+ * path's number is one script call, a new path's one, a listed entry's number with whether it was ever given out
+ * (NFS's named handles) one, a remove one, a rename one.
  */
 public final class RedisInodeNumberStore implements InodeNumberStore {
   /** The live entry of a path: KEYS f, p; ARGV path. Returns {number, generation} or nil. */
@@ -42,7 +43,8 @@ public final class RedisInodeNumberStore implements InodeNumberStore {
   /**
    * KEYS f, p, z; ARGV path, record (0/1), candidates... The path's live entry, else the first candidate without a
    * live path (recorded at the tombstone's generation + 1; answered unrecorded with generation 0 when record is 0 and
-   * it is the first candidate), else nil.
+   * it is the first candidate, then with a third element: 1 if the number has no entry at all, 0 for a tombstone's),
+   * else nil.
    */
   static final String ALLOCATE = """
       local path = ARGV[1]
@@ -65,7 +67,10 @@ public final class RedisInodeNumberStore implements InodeNumberStore {
           live = i < string.len(v)
         end
         if not live then
-          if ARGV[2] == '0' and j == 3 then return {c, '0'} end
+          if ARGV[2] == '0' and j == 3 then
+            if v then return {c, '0', '0'} end
+            return {c, '0', '1'}
+          end
           gen = gen + 1
           redis.call('HSET', KEYS[1], c, string.format('%d', gen) .. ':' .. path)
           redis.call('HSET', KEYS[2], path, c)
@@ -190,10 +195,13 @@ public final class RedisInodeNumberStore implements InodeNumberStore {
     store.eval("inode_rename", RENAMED, keys(space), List.of(from, to));
   }
 
+  /** {@code {number, generation}} of a script's answer, and its third element when it has one; null for nil. */
   private static long[] pair(Response r) {
     if (r == null || r.size() < 2) {
       return null;
     }
-    return new long[] {Long.parseLong(r.get(0).toString()), Long.parseLong(r.get(1).toString())};
+    long n = Long.parseLong(r.get(0).toString());
+    long gen = Long.parseLong(r.get(1).toString());
+    return r.size() > 2 ? new long[] {n, gen, Long.parseLong(r.get(2).toString())} : new long[] {n, gen};
   }
 }

@@ -36,7 +36,10 @@ public interface InodeNumberStore {
    * @param candidates numbers to try in order (the preferred number, then its probe sequence)
    * @param record false: when the path is new and the first candidate is free, answer it with generation 0 and record
    *     nothing (a listing's numbers); true: always record
-   * @return the number and generation, or null when every candidate is held (ask again with the next ones)
+   * @return the number and generation, or null when every candidate is held (ask again with the next ones); an
+   *     unrecorded answer (record false, generation 0) carries a third element, 1 if the number has no entry at all
+   *     (never given out: NFS may give the path a named handle) and 0 if it is a tombstone's, so a listed entry costs
+   *     one request
    */
   long[] allocate(int space, String path, long[] candidates, boolean record);
 

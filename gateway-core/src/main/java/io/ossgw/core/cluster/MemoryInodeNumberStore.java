@@ -18,6 +18,13 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
   private final Map<Integer, Map<Long, Entry>> byNumber = new HashMap<>();
   private final Map<Integer, TreeMap<String, Long>> byPath = new HashMap<>();
   private volatile boolean down;
+  /** Calls so far: each would be one request (one script) to the Valkey/Redis store. */
+  private long requests;
+
+  /** The calls made so far, each one request to a real store (tests count a procedure's round trips). */
+  public synchronized long requests() {
+    return requests;
+  }
 
   /** While true every call throws {@link ClusterStoreException.Kind#UNREACHABLE}. */
   public void down(boolean d) {
@@ -25,6 +32,7 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
   }
 
   private void check() {
+    requests++;
     if (down) {
       throw new ClusterStoreException(ClusterStoreException.Kind.UNREACHABLE, "memory store: down (test)", null);
     }
@@ -50,6 +58,10 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
   @Override
   public synchronized long[] known(int space, String path) {
     check();
+    return live(space, path);
+  }
+
+  private long[] live(int space, String path) {
     Long n = paths(space).get(path);
     Entry e = n == null ? null : numbers(space).get(n);
     return e != null && path.equals(e.path()) ? new long[] {n, e.generation()} : null;
@@ -63,7 +75,8 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
 
   @Override
   public synchronized long[] allocate(int space, String path, long[] candidates, boolean record) {
-    long[] k = known(space, path);
+    check();
+    long[] k = live(space, path);
     if (k != null) {
       return k;
     }
@@ -71,7 +84,7 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
       Entry e = numbers(space).get(candidates[j]);
       if (e == null || e.path() == null) {
         if (!record && j == 0) {
-          return new long[] {candidates[0], 0};
+          return new long[] {candidates[0], 0, e == null ? 1 : 0};
         }
         int gen = e == null ? 1 : e.generation() + 1;
         numbers(space).put(candidates[j], new Entry(gen, path));
@@ -85,6 +98,10 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
   @Override
   public synchronized void removed(int space, String path) {
     check();
+    remove(space, path);
+  }
+
+  private void remove(int space, String path) {
     Long n = paths(space).remove(path);
     if (n != null) {
       tomb(space, n);
@@ -108,7 +125,7 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
     }
     // every path starting with from + "/": the range [from/, from0) ('0' follows '/')
     moving.addAll(new ArrayList<>(p.subMap(from + "/", true, from + "0", false).entrySet()));
-    removed(space, to);
+    remove(space, to);
     for (Map.Entry<String, Long> m : moving) {
       String np = to + m.getKey().substring(from.length());
       p.remove(m.getKey());

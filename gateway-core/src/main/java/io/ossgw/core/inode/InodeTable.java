@@ -190,23 +190,49 @@ public final class InodeTable implements AutoCloseable {
    * @param preferred the number to use if free (the engine's number of the object)
    */
   public long numberIfFirstSeen(int space, String path, long preferred) {
+    return firstSeen(space, path, preferred).number();
+  }
+
+  /**
+   * {@link #numberIfFirstSeen}'s answer with what NFS needs to give the path a handle ({@code
+   * io.ossgw.nfs.handle.HandleIssuer}), from one table read (one store request for a {@link #shared} table) where it
+   * took three.
+   *
+   * @param number the number the path shows
+   * @param generation the path's generation if the table records it live, else 0
+   * @param fresh true if the path is not recorded and its number has no entry at all, live or removed (it would be
+   *     recorded at generation 1)
+   */
+  public record FirstSeen(long number, int generation, boolean fresh) {}
+
+  /** As {@link #numberIfFirstSeen}, with the generation and {@link FirstSeen#fresh} (the root: its number at generation 0, as {@link
+   * #idOf}). */
+  public FirstSeen firstSeen(int space, String path, long preferred) {
     if (path.equals("/")) {
-      return ROOT;
+      return new FirstSeen(ROOT, 0, false);
     }
     if (shared != null) {
-      return shared.idOf(space, path, preferred, false)[0];
+      long[] got = shared.idOf(space, path, preferred, false);
+      return new FirstSeen(got[0], (int) got[1], got.length > 2 && got[2] == 1);
     }
     MVMap<Long, String> byId = fileids(space);
     Long id = paths(space).get(path);
-    if (id != null && holds(byId.get(id), path)) {
-      return id;
+    if (id != null) {
+      String v = byId.get(id);
+      if (holds(v, path)) {
+        return new FirstSeen(id, Integer.parseInt(v, 0, v.indexOf(':'), 10), false);
+      }
     }
     long candidate = usable(preferred) ? preferred : mix(preferred);
     String v = byId.get(candidate);
-    if (v == null || !Entry.decode(v).live()) {
-      return candidate; // what idOf would allocate first
+    if (v == null) {
+      return new FirstSeen(candidate, 0, true); // what idOf would allocate first, at generation 1
     }
-    return idOf(space, path, preferred)[0];
+    if (!Entry.decode(v).live()) {
+      return new FirstSeen(candidate, 0, false); // a tombstone's number: idOf would give the next generation
+    }
+    long[] got = idOf(space, path, preferred); // recorded now: the probed number shown is the one it keeps
+    return new FirstSeen(got[0], (int) got[1], false);
   }
 
   /** True if an encoded entry ({@code generation:path}) is live with exactly {@code path}. */

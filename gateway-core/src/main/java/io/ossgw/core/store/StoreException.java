@@ -14,13 +14,17 @@ public class StoreException extends RuntimeException {
   private final String requestId;
 
   /**
+   * A {@link StoreErrorKind#NOT_FOUND} answer without a cause carries no stack trace: a 404 is an expected reply (every
+   * CREATE's lookup of its new name gets one), not a fault to trace, and filling a trace through the HTTP client, the
+   * retry and metrics wrappers cost more than the rest of the exception.
+   *
    * @param kind what the failure means to the engine
    * @param code the OSS error code, or a transport pseudo-code
    * @param httpStatus the HTTP status, or 0 when no reply arrived
    * @param requestId {@code x-oss-request-id}, or null
    */
   public StoreException(StoreErrorKind kind, String code, int httpStatus, String requestId, String message, Throwable cause) {
-    super(message, cause);
+    super(message, cause, true, !(kind == StoreErrorKind.NOT_FOUND && cause == null));
     this.kind = kind;
     this.code = code;
     this.httpStatus = httpStatus;

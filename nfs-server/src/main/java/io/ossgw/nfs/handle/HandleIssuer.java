@@ -37,23 +37,48 @@ public final class HandleIssuer {
 
   /**
    * The handle of an object at {@code path} (within export {@code space}) with attributes {@code a}, by the rule
-   * above; records the path in the table unless it gets a named handle.
+   * above; records the path in the table unless it gets a named handle. Looks the parent directory up when the rule
+   * needs it: a caller that gives handles to several entries of one directory takes {@link #parentOf} once and calls
+   * {@link #issue(int, String, FileAttr, Long)}.
    */
   public Issued issue(int space, String path, FileAttr a) {
     if (!a.isDirectory() && !VPaths.isRoot(path)) {
-      Long parent = table.known(space, VPaths.parent(path));
-      if (parent != null) {
-        long n = table.numberIfFirstSeen(space, path, a.ino());
-        if (table.resolve(space, n) == null) { // neither this path's nor anyone's: would be recorded at generation 1
-          nfs_fh3 fh = format.encodeNamed(space, n, parent, VPaths.name(path));
-          if (fh != null) {
-            return new Issued(n, fh);
-          }
+      return issue(space, path, a, table.known(space, VPaths.parent(path)));
+    }
+    long[] id = table.idOf(space, path, a.ino());
+    return new Issued(id[0], format.encode(space, id[0], (int) id[1]));
+  }
+
+  /**
+   * As {@link #issue(int, String, FileAttr)} with the parent directory's number already known: one table read for a
+   * file (one store request with a cluster store), none more unless the path is recorded now.
+   *
+   * @param parent the live number of {@code VPaths.parent(path)} ({@link #parentOf}, or the number of a directory
+   *     handle just resolved), or null if the table does not record it (the file then gets a recorded handle)
+   */
+  public Issued issue(int space, String path, FileAttr a, Long parent) {
+    if (!a.isDirectory() && !VPaths.isRoot(path) && parent != null) {
+      InodeTable.FirstSeen f = table.firstSeen(space, path, a.ino());
+      if (f.generation() > 0) { // recorded: its handle as it was given
+        return new Issued(f.number(), format.encode(space, f.number(), f.generation()));
+      }
+      if (f.fresh()) { // neither this path's nor anyone's: would be recorded at generation 1
+        nfs_fh3 fh = format.encodeNamed(space, f.number(), parent, VPaths.name(path));
+        if (fh != null) {
+          return new Issued(f.number(), fh);
         }
       }
     }
     long[] id = table.idOf(space, path, a.ino());
     return new Issued(id[0], format.encode(space, id[0], (int) id[1]));
+  }
+
+  /**
+   * The live number of directory {@code dir} for {@link #issue(int, String, FileAttr, Long)}, or null if the table
+   * does not record it: one table read, taken once per reply that lists or makes entries of the directory.
+   */
+  public Long parentOf(int space, String dir) {
+    return table.known(space, dir);
   }
 
   /**

@@ -12,6 +12,7 @@ import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.nfs.auth.Permissions;
 import io.ossgw.nfs.fs.Entries;
+import io.ossgw.nfs.handle.HandleIssuer;
 import io.ossgw.nfs.xdr.CREATE3args;
 import io.ossgw.nfs.xdr.CREATE3res;
 import io.ossgw.nfs.xdr.LINK3args;
@@ -149,9 +150,15 @@ final class CreateProcs {
     }
   }
 
+  /**
+   * The reply of a CREATE that made or opened {@code w.path()}: its handle by {@link io.ossgw.nfs.handle.HandleIssuer}'s
+   * rule, so a new plain file gets a named handle and the table writes (and commits) nothing per CREATE; the handle
+   * needs nothing written to stay valid after a crash, and LOOKUP and READDIRPLUS give the same one.
+   */
   private CREATE3res done(Where w, FileAttr attr) {
-    Target t = s.targetOf(w.dir().export(), w.path(), attr);
-    return new CREATE3res(nfsstat3.NFS3_OK, s.handleOf(w.dir().export(), w.path(), attr), s.fattr(t, attr), dirWcc(w));
+    HandleIssuer.Issued h = s.issue(w.dir(), s.parentOf(w.dir()), w.path(), attr);
+    Target t = new Target(w.dir().export(), h.fileid(), w.path());
+    return new CREATE3res(nfsstat3.NFS3_OK, h.handle(), s.fattr(t, attr), dirWcc(w));
   }
 
   MKDIR3res mkdir(Call c, MKDIR3args a) {

@@ -36,7 +36,11 @@ final class DirProcs {
   /** The directory, checked, where the page starts, and its entries from there. */
   private record Listing(Target dir, FileAttr attr, fattr3 attrs, DirStream entries, DirCursors.Page page) {}
 
-  private Listing list(Call c, Target dir, long cookie, long verifier) {
+  /** A name of a usual length (12 bytes) for guessing how many entries a reply holds ({@link DirStream}). */
+  private static final String USUAL_NAME = "0123456789ab";
+
+  /** The listing of a reply expected to hold about {@code expected} entries. */
+  private Listing list(Call c, Target dir, long cookie, long verifier, int expected) {
     FileAttr da = s.stat(dir);
     fattr3 attrs = s.fattr(dir, da);
     try {
@@ -47,7 +51,7 @@ final class DirProcs {
         throw new NfsError(nfsstat3.NFS3ERR_ACCES, "read permission on " + dir.path());
       }
       DirCursors.Page page = s.cursors.start(dir.export().id(), dir.fileid(), cookie, verifier);
-      DirStream entries = new DirStream(dir.fs(), dir.path(), page.after, page.skip);
+      DirStream entries = new DirStream(dir.fs(), dir.path(), page.after, page.skip, expected);
       return new Listing(dir, da, attrs, entries, page);
     } catch (FsException e) {
       throw new Failed(Status.of(e.errno()), attrs);
@@ -70,8 +74,8 @@ final class DirProcs {
   READDIR3res readdir(Call c, READDIR3args a) {
     try {
       Target dir = s.resolve(c, a.dir());
-      Listing l = list(c, dir, a.cookie(), a.cookieverf());
       int max = budget(a.count());
+      Listing l = list(c, dir, a.cookie(), a.cookieverf(), max / entry3.size(USUAL_NAME));
       int used = READDIR3res.EMPTY_OK_SIZE;
       List<entry3> out = new ArrayList<>();
       DirCursors.Page p = l.page();
@@ -115,8 +119,8 @@ final class DirProcs {
   READDIRPLUS3res readdirplus(Call c, READDIRPLUS3args a) {
     try {
       Target dir = s.resolve(c, a.dir());
-      Listing l = list(c, dir, a.cookie(), a.cookieverf());
       int max = budget(a.maxcount());
+      Listing l = list(c, dir, a.cookie(), a.cookieverf(), max / entryplus3.size(USUAL_NAME, FileHandles.LENGTH));
       int used = READDIR3res.EMPTY_OK_SIZE;
       List<entryplus3> out = new ArrayList<>();
       DirCursors.Page p = l.page();
@@ -132,6 +136,7 @@ final class DirProcs {
             s.handleOf(dir.export(), d.target.path(), d.attr)));
       }
       if (eof) {
+        Long parent = l.entries().peek() == null ? null : s.parentOf(dir); // once per reply, not per entry
         for (DirEntry e; (e = l.entries().peek()) != null; l.entries().next()) {
           int size = entryplus3.size(e.name(), FileHandles.LENGTH);
           if (used + size > max) {
@@ -140,7 +145,7 @@ final class DirProcs {
           }
           used += size;
           String path = VPaths.child(dir.path(), e.name());
-          HandleIssuer.Issued h = s.issue(dir.export(), path, e.attr()); // no table write for a plain file
+          HandleIssuer.Issued h = s.issue(dir, parent, path, e.attr()); // one table read, no write for a plain file
           Target t = new Target(dir.export(), h.fileid(), path);
           out.add(new entryplus3(t.fileid(), e.name(), p.cookieOf(e.position()), s.fattr(t, e.attr()), h.handle()));
         }

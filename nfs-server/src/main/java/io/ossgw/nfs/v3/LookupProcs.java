@@ -35,6 +35,7 @@ final class LookupProcs {
       }
       String name = a.what().name();
       String path;
+      boolean child = false;
       if (name.equals(".")) {
         path = dir.path();
       } else if (name.equals("..")) {
@@ -42,9 +43,12 @@ final class LookupProcs {
       } else {
         Names.lookup(name);
         path = VPaths.child(dir.path(), name);
+        child = true;
       }
       FileAttr attr = dir.fs().getattr(path);
-      io.ossgw.nfs.handle.HandleIssuer.Issued h = s.issue(dir.export(), path, attr);
+      io.ossgw.nfs.handle.HandleIssuer.Issued h = child && dir.recorded()
+          ? s.issue(dir, dir.fileid(), path, attr) // the directory's handle named its live number: no table read
+          : s.issue(dir.export(), path, attr);
       Target t = new Target(dir.export(), h.fileid(), path);
       return new LOOKUP3res(nfsstat3.NFS3_OK, h.handle(), s.fattr(t, attr), dirAttrs);
     } catch (NfsError e) {

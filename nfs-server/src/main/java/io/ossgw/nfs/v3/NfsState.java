@@ -68,7 +68,7 @@ final class NfsState {
     if (path == null) {
       throw new NfsError(nfsstat3.NFS3ERR_STALE, "fileid " + d.fileid() + " of export " + e.path() + " is gone");
     }
-    return new Target(e, d.fileid(), path);
+    return new Target(e, d.fileid(), path, d.name() == null);
   }
 
   /**
@@ -128,6 +128,22 @@ final class NfsState {
   /** The handle of a path and its target, as {@link #handleOf} (READDIRPLUS, LOOKUP: no table write per name). */
   HandleIssuer.Issued issue(Export e, String path, FileAttr a) {
     return issuer.issue(e.id(), path, a);
+  }
+
+  /**
+   * The handle of an entry of directory {@code dir} ({@link HandleIssuer#issue(int, String, FileAttr, Long)}) with the
+   * directory's number from {@link #parentOf}: one table read per entry.
+   */
+  HandleIssuer.Issued issue(Target dir, Long parent, String path, FileAttr a) {
+    return issuer.issue(dir.export().id(), path, a, parent);
+  }
+
+  /**
+   * The live number of a directory for the handles of its entries: the resolved handle's own when it was a recorded
+   * one (no table read), else the table's. Taken once per reply.
+   */
+  Long parentOf(Target dir) {
+    return dir.recorded() ? Long.valueOf(dir.fileid()) : issuer.parentOf(dir.export().id(), dir.path());
   }
 
   /** wcc_data from attributes taken before (may be null) and the object's attributes now. */

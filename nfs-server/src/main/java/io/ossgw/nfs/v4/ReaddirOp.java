@@ -83,10 +83,11 @@ final class ReaddirOp implements Operation<READDIR4args> {
     boolean eof = true;
     try {
       DirStream listing = new DirStream(dir.fs(), dir.path(), cursor.after, cursor.skip);
+      java.util.function.Supplier<Long> parent = ctx.fhs().parentOf(dir); // one table read per reply, when needed
       for (DirEntry e; (e = listing.peek()) != null; listing.next()) {
         String path = VPaths.child(dir.path(), e.name());
         FileAttr ea = e.attr();
-        fattr4 attrs = attrs(ctx, a.attrRequest(), () -> ctx.fhs().target(dir.export(), path, ea), ea);
+        fattr4 attrs = attrs(ctx, a.attrRequest(), () -> ctx.fhs().target(dir.export(), path, ea, parent.get()), ea);
         byte[] name = e.name().getBytes(StandardCharsets.UTF_8);
         if (!page.fits(name, attrs)) {
           eof = false;

@@ -148,6 +148,35 @@ public final class V4Handles {
     return new V4Target(e, h.fileid(), path, h.handle().data());
   }
 
+  /**
+   * As {@link #target(Export, String, FileAttr)} for an entry of a directory whose number {@code parent} gives
+   * ({@link #parentOf}): one table read per entry (READDIR).
+   */
+  public V4Target target(Export e, String path, FileAttr a, Long parent) {
+    HandleIssuer.Issued h = issuer.issue(e.id(), path, a, parent);
+    return new V4Target(e, h.fileid(), path, h.handle().data());
+  }
+
+  /**
+   * The live number of directory {@code dir} for its entries' handles ({@link HandleIssuer#parentOf}), asked of the
+   * table once, when first needed, however many entries of one reply ask.
+   */
+  public java.util.function.Supplier<Long> parentOf(V4Target dir) {
+    return new java.util.function.Supplier<>() {
+      private boolean asked;
+      private Long number;
+
+      @Override
+      public Long get() {
+        if (!asked) {
+          number = issuer.parentOf(dir.export().id(), dir.path());
+          asked = true;
+        }
+        return number;
+      }
+    };
+  }
+
   /** Records an object before a REMOVE or RENAME ({@link HandleIssuer#recordBeforeChange}). */
   public void recordBeforeChange(Export e, String path, FileAttr a) {
     issuer.recordBeforeChange(e.id(), path, a);
