@@ -103,6 +103,34 @@ class Nfs4TakeoverTest {
     }
   }
 
+  /**
+   * The former holder died before its first upload of a file a client had open (here: the object removed behind the
+   * restart, as it never reached OSS): the reclaim creates the file again, empty, and the client's resent WRITEs and
+   * COMMIT make it whole (the kernel client's EIO at fsync in the VM lane's failover before this).
+   */
+  @Test
+  void aReclaimOfAFileTheFormerHolderNeverUploadedCreatesItForTheResentWrites() throws Exception {
+    start();
+    byte[] f = file("never-uploaded");
+    try (Nfs4LockClient c = new Nfs4LockClient(gw.port(), "host-w")) {
+      c.openFile(f, "p", BOTH);
+      clock.advance(Duration.ofSeconds(1));
+      gw.restart();
+      gw.sdk.deleteObject(NfsGateway.BUCKET, "never-uploaded"); // what a killed holder leaves: no object at all
+      v3.close();
+      v3 = new NfsClient(gw.port(), 0, 0);
+      c.reconnect();
+      COMPOUND4res r = c.call(putfh(f), c.open("p", BOTH, true));
+      assertThat(r.status()).as("CLAIM_PREVIOUS of a file OSS never had").isEqualTo(Nfs4.NFS4_OK);
+      assertThat(c.call(reclaimComplete()).status()).isEqualTo(Nfs4.NFS4_OK);
+      byte[] data = "resent after the verifier changed\n".getBytes(StandardCharsets.UTF_8);
+      nfs_fh3 fh = new nfs_fh3(f);
+      assertThat(v3.write(fh, 0, data, 0).status()).isEqualTo(io.ossgw.nfs.xdr.nfsstat3.NFS3_OK);
+      assertThat(v3.commit(fh).status()).isEqualTo(io.ossgw.nfs.xdr.nfsstat3.NFS3_OK);
+      assertThat(gw.object("never-uploaded")).isEqualTo(data);
+    }
+  }
+
   @Test
   void aFormerClientThatDoesNotComeBackLosesItsRecordWhenGraceEnds() throws Exception {
     start();

@@ -60,6 +60,8 @@ final class OpenOp implements Operation<OPEN4args> {
   private static final int WANT_NO_DELEG = 0x0400;
   private static final int WANT_CANCEL = 0x0500;
 
+  private static final System.Logger LOG = System.getLogger(OpenOp.class.getName());
+
   /** EXCLUSIVE4/EXCLUSIVE4_1 verifiers by "export id:path": a retried exclusive create succeeds again. */
   private final Cache<String, Long> exclusive = Caffeine.newBuilder().maximumSize(10_000)
       .expireAfterWrite(Duration.ofMinutes(10)).build();
@@ -105,7 +107,7 @@ final class OpenOp implements Operation<OPEN4args> {
       case Nfs4.CLAIM_PREVIOUS -> {
         noCreate(create);
         ctx.server.grace.checkReclaim(client); // NO_GRACE, or RECLAIM_BAD for a client unknown before the restart
-        yield current(ctx);
+        yield reclaimed(ctx);
       }
       case Nfs4.CLAIM_DELEGATE_CUR, Nfs4.CLAIM_DELEG_CUR_FH ->
           throw new Nfs4Exception(Nfs4.NFS4ERR_BAD_STATEID, "no delegation was granted");
@@ -151,6 +153,39 @@ final class OpenOp implements Operation<OPEN4args> {
   private static Found current(CompoundContext ctx) {
     V4Target t = ctx.current();
     return Found.existing(t, ctx.fhs().stat(t));
+  }
+
+  /**
+   * CLAIM_PREVIOUS: the current filehandle's file. One the former server created and never uploaded (it was killed,
+   * or lost its cluster lease, before the file's first COMMIT or close put it in OSS) is created again, empty and the
+   * reclaiming owner's (mode 0644), so that the WRITEs the client resends after the write verifier changed and its
+   * COMMIT land (RFC 8881 §8.4.2.1, §18.32.3: the client replays what the server had not made stable); the bytes were
+   * lost only if the client no longer holds them, which it does until a COMMIT succeeds. A file whose directory is
+   * gone stays NFS4ERR_STALE.
+   */
+  private static Found reclaimed(CompoundContext ctx) {
+    V4Target t = ctx.current();
+    if (t.pseudo() || t.export().readOnly()) {
+      return current(ctx);
+    }
+    FileAttr a = getattr(t.fs(), t.path());
+    if (a != null) {
+      return Found.existing(t, a);
+    }
+    Caller caller = ctx.caller();
+    try {
+      FileHandle h = t.fs().create(t.path(), 0644, OpenFlags.READ_WRITE, true, caller);
+      ctx.server.open.adopt(t.export(), t.path(), h);
+      FileAttr made = t.fs().getattr(t.path());
+      LOG.log(System.Logger.Level.INFO, "OPEN CLAIM_PREVIOUS of " + t.path() + ", which the former server never "
+          + "uploaded: created again, empty, for the client's resent WRITEs");
+      return new Found(t, made, true, 0, 0, bitmap4.EMPTY, null);
+    } catch (FsException e) {
+      if (e.errno() == io.ossgw.core.vfs.Errno.ENOENT || e.errno() == io.ossgw.core.vfs.Errno.ENOTDIR) {
+        throw new Nfs4Exception(Nfs4.NFS4ERR_STALE, t.path() + " is gone, and so is its directory");
+      }
+      throw V4Status.error(e);
+    }
   }
 
   /**
