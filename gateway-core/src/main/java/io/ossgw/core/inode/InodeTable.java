@@ -127,7 +127,10 @@ public final class InodeTable implements AutoCloseable {
       Files.createDirectories(file.toAbsolutePath().getParent());
       return new InodeTable(MvStores.open(file, cacheMb), false);
     } catch (java.io.IOException | RuntimeException e) {
-      throw new IllegalStateException("cannot open the inode table " + file + ": " + e.getMessage(), e);
+      String m = String.valueOf(e.getMessage());
+      throw new IllegalStateException("cannot open the inode table " + file + ": " + m + (m.contains("is locked")
+          ? " (another ossgw process uses this state directory: give each its own, ossgw.state-dir or "
+              + "OSSGW_STATE_DIR)" : ""), e);
     }
   }
 

@@ -32,6 +32,15 @@ class InodeTableTest {
   }
 
   @Test
+  void aTableAnotherProcessHoldsIsRefusedNamingTheStateDirectory() {
+    try (InodeTable t = InodeTable.open(dir.resolve("nfs-handles.mv"))) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> InodeTable.open(dir.resolve("nfs-handles.mv")))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("is locked")
+          .hasMessageContaining("another ossgw process uses this state directory").hasMessageContaining("OSSGW_STATE_DIR");
+    }
+  }
+
+  @Test
   void renamesMoveSubtreesAndRemovalsBumpTheGeneration() {
     try (InodeTable t = InodeTable.open(null)) {
       long d = t.idOf(1, "/d", 10)[0];
