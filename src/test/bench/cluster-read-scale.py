@@ -26,19 +26,14 @@ import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oss2  # noqa: E402
+from benchlib import cpu_seconds, free_port  # noqa: E402
 
 ARGS = [int(a) for a in sys.argv[1:]]
 FILES, SIZE_MIB, READERS, RUNS = (ARGS + [8, 32, 6, 2][len(ARGS):])[:4]
 AK, SK, BUCKET = "benchak", "benchsk-secret", "bench"
 VALKEY = shutil.which("valkey-server") or shutil.which("redis-server")
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_ready(port, proc, what, limit=300):
@@ -66,11 +61,6 @@ def wait_port(port, proc, what, limit=120):
         except OSError:
             time.sleep(0.2)
     raise SystemExit(f"{what} did not listen on {port}")
-
-
-def cpu_seconds(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / TICK
 
 
 def counters(endpoint):
