@@ -90,9 +90,11 @@ class Store:
         self.proc = None
         self.start()
 
-    def start(self):
+    def start(self, appendonly=False):
+        """Starts the server on the store's port and directory; `appendonly` reads back (and keeps) its AOF."""
         self.proc = subprocess.Popen([VALKEY, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
-                                      "--save", "", "--appendonly", "no", "--logfile", str(self.dir / "server.log")],
+                                      "--save", "", "--appendonly", "yes" if appendonly else "no",
+                                      "--logfile", str(self.dir / "server.log")],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         assert wait_until(lambda: port_open(self.port) or self.proc.poll() is not None, 60) and self.proc.poll() is None
 

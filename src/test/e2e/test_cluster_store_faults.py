@@ -7,12 +7,10 @@ gateways). A gateway also says at start when the store's own settings put that t
 import subprocess
 import threading
 
-import pytest
-
 import onc_rpc
 from e2e_support import log, scaled, wait_until
-from test_cluster import (NFS3ERR_JUKEBOX, NFS3ERR_STALE, VALKEY, cluster, diropargs, getattr3,  # noqa: F401 (fixture)
-                          nfs, nfs_url, port_open, pytestmark, root_and_handle)
+from test_cluster import (NFS3ERR_JUKEBOX, VALKEY, cluster, diropargs, getattr3,  # noqa: F401 (fixture, skip marks)
+                          nfs, nfs_url, pytestmark, root_and_handle)
 
 NFS3ERR_NOSPC = 28
 
@@ -40,14 +38,6 @@ def valkey_cli(store, *args):
                        stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout.strip()
-
-
-def start_with_aof(store):
-    """Starts the test's store again on its port and directory, reading back its append-only file."""
-    store.proc = subprocess.Popen([VALKEY, "--port", str(store.port), "--bind", "127.0.0.1", "--dir", str(store.dir),
-                                   "--save", "", "--appendonly", "yes", "--logfile", str(store.dir / "server.log")],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    assert wait_until(lambda: port_open(store.port) or store.proc.poll() is not None, 60) and store.proc.poll() is None
 
 
 def two_active(cluster):
@@ -115,7 +105,7 @@ def test_a_store_restarted_mid_workload_keeps_every_handle(cluster, workdir):
     store.stop()
     # the table is away: "try later", never a guessed handle (a LOOKUP asks the table for a known name too)
     assert lookup3(a.nfs_port, root_a, "before-1.txt")[0] == NFS3ERR_JUKEBOX
-    start_with_aof(store)
+    store.start(appendonly=True)  # the same port and directory, reading back its append-only file
     log("store restart: the store is back")
     count = len(written)
     assert wait_until(lambda: len(written) >= count + 3, 180), (failed, a.log()[-3000:])
