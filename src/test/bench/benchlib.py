@@ -49,6 +49,57 @@ def wait_until(pred, timeout, what):
     raise RuntimeError(f"timed out after {timeout} s waiting for {what}")
 
 
+def wait_port(port, proc, what, limit=300):
+    """Waits until 127.0.0.1:`port` accepts a connection; SystemExit if `proc` exits or `limit` seconds pass."""
+    end = time.time() + limit
+    while time.time() < end:
+        if proc.poll() is not None:
+            raise SystemExit(f"{what} exited")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{what} did not listen on {port}")
+
+
+def start_cluster_backends(ossgw, work, bucket, ak, sk):
+    """For the cluster benchmarks: `ossgw emulator` (V4 credentials ak/sk, one bucket, data in work/oss, log
+    work/emu.log) and a Valkey (or Redis) server without persistence (files in work/store), each on a free loopback
+    port. Returns (emulator Popen, endpoint URL, store Popen, store URL); stop both with stop_popens."""
+    eport = free_port()
+    emu = subprocess.Popen([str(ossgw), "emulator", "--port", str(eport), "--bind", "127.0.0.1", "--data",
+                            str(work / "oss"), "--bucket", bucket, "--access-key", ak],
+                           env=dict(os.environ, OSSGW_EMULATOR_SECRET_KEY=sk), stdout=open(work / "emu.log", "wb"),
+                           stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        wait_port(eport, emu, "emulator")
+        valkey = shutil.which("valkey-server") or shutil.which("redis-server")
+        vport = free_port()
+        (work / "store").mkdir()
+        v = subprocess.Popen([valkey, "--port", str(vport), "--bind", "127.0.0.1", "--dir", str(work / "store"),
+                              "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    except BaseException:
+        stop_popens([emu])
+        raise
+    try:
+        wait_port(vport, v, "valkey")
+    except BaseException:
+        stop_popens([emu, v])
+        raise
+    return emu, f"http://127.0.0.1:{eport}", v, f"redis://127.0.0.1:{vport}"
+
+
+def stop_popens(procs, grace=30):
+    """SIGTERM to each process (last started first), SIGKILL after `grace` seconds."""
+    for p in reversed(procs):
+        p.terminate()
+        try:
+            p.wait(grace)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 def is_mounted(path):
     path = os.path.realpath(path)
     with open("/proc/self/mounts") as f:

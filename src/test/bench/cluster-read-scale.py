@@ -17,7 +17,6 @@ machines give; CPU per GiB is the figure that carries over.
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oss2  # noqa: E402
-from benchlib import cpu_seconds, free_port  # noqa: E402
+from benchlib import cpu_seconds, free_port, start_cluster_backends, stop_popens  # noqa: E402
 
 ARGS = [int(a) for a in sys.argv[1:]]
 FILES, SIZE_MIB, READERS, RUNS = (ARGS + [8, 32, 6, 2][len(ARGS):])[:4]
@@ -50,19 +49,6 @@ def wait_ready(port, proc, what, limit=300):
     raise SystemExit(f"{what} was not ready within {limit} s")
 
 
-def wait_port(port, proc, what, limit=120):
-    t = time.time() + limit
-    while time.time() < t:
-        if proc.poll() is not None:
-            raise SystemExit(f"{what} exited")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{what} did not listen on {port}")
-
-
 def counters(endpoint):
     return json.loads(urllib.request.urlopen(f"{endpoint}/-/counters", timeout=30).read())
 
@@ -81,14 +67,13 @@ def serve(work, n, i, store_url, endpoint):
     return p, nfs_port, http_port
 
 
-def one_run(work, n, store_url, endpoint):
+def one_run(work, n, store_url, endpoint, emu_pid):
     replicas = [serve(work, n, i, store_url, endpoint) for i in range(n)]
     try:
         for p, _, http_port in replicas:
             wait_ready(http_port, p, "ossgw serve")
         urllib.request.urlopen(urllib.request.Request(f"{endpoint}/-/counters/reset", data=b""), timeout=30)
         cpu0 = [cpu_seconds(p.pid) for p, _, _ in replicas]
-        emu_pid = int((work / "emu.pid").read_text())
         emu0, load0 = cpu_seconds(emu_pid), os.getloadavg()[0]
         t0 = time.monotonic()
         readers = []
@@ -133,40 +118,22 @@ def main():
     try:
         (work / "passwd").write_text(f"{BUCKET}:{AK}:{SK}\n")
         (work / "passwd").chmod(0o600)
-        eport = free_port()
-        emu = subprocess.Popen([str(REPO / "ossgw"), "emulator", "--port", str(eport), "--bind", "127.0.0.1", "--data",
-                                str(work / "oss"), "--bucket", BUCKET, "--access-key", AK],
-                               env=dict(os.environ, OSSGW_EMULATOR_SECRET_KEY=SK), stdout=open(work / "emu.log", "wb"),
-                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        procs.append(emu)
-        wait_port(eport, emu, "emulator")
-        (work / "emu.pid").write_text(str(emu.pid))
-        endpoint = f"http://127.0.0.1:{eport}"
+        emu, endpoint, store, store_url = start_cluster_backends(REPO / "ossgw", work, BUCKET, AK, SK)
+        procs += [emu, store]
         b = oss2.Bucket(oss2.Auth(AK, SK), endpoint, BUCKET)
         block = os.urandom(1 << 20)
         for j in range(FILES):
             b.put_object(f"f-{j}", block * SIZE_MIB)
-        vport = free_port()
-        (work / "store").mkdir()
-        v = subprocess.Popen([VALKEY, "--port", str(vport), "--bind", "127.0.0.1", "--dir", str(work / "store"),
-                              "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        procs.append(v)
-        wait_port(vport, v, "valkey")
         print(f"{FILES} objects x {SIZE_MIB} MiB, {READERS} nfs-cat readers, {RUNS} runs; {os.cpu_count()} CPUs",
               flush=True)
         for r in range(RUNS):
             for n in (1, 2, 3):
-                x = one_run(work, n, f"redis://127.0.0.1:{vport}", endpoint)
+                x = one_run(work, n, store_url, endpoint, emu.pid)
                 print(f"run {r} replicas {n}: {x['mb_s']:6.1f} MB/s ({x['wall']:.1f} s), gateways "
                       f"{x['gw_cpu_gib']:.2f} CPU-s/GiB, emulator {x['emu_cpu_gib']:.2f} CPU-s/GiB, "
                       f"from OSS {x['oss_per_byte']:.2f} B/B served, load {x['load']:.1f}", flush=True)
     finally:
-        for p in reversed(procs):
-            p.terminate()
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_popens(procs)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -28,7 +28,9 @@ APP = Path(os.environ.get("APP_ROOT", REPO))  # the tree whose ./ossgw runs
 if APP != REPO:
     os.environ["OSSGW_NO_BUILD"] = "1"  # measure that tree's build as it is
 sys.path.insert(0, str(REPO / "src/test/e2e"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import onc_rpc  # noqa: E402
+from benchlib import start_cluster_backends, stop_popens, wait_port  # noqa: E402
 import oss2  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
@@ -42,19 +44,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_port(port, proc, what, limit=300):
-    t = time.time() + limit
-    while time.time() < t:
-        if proc.poll() is not None:
-            raise SystemExit(f"{what} exited")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{what} did not listen on {port}")
 
 
 def cpu_seconds(pid):
@@ -185,14 +174,8 @@ def main():
     try:
         (work / "passwd").write_text(f"{BUCKET}:{AK}:{SK}\n")
         (work / "passwd").chmod(0o600)
-        eport = free_port()
-        emu = subprocess.Popen([str(APP / "ossgw"), "emulator", "--port", str(eport), "--bind", "127.0.0.1", "--data",
-                                str(work / "oss"), "--bucket", BUCKET, "--access-key", AK],
-                               env=dict(os.environ, OSSGW_EMULATOR_SECRET_KEY=SK), stdout=open(work / "emu.log", "wb"),
-                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        procs.append(emu)
-        wait_port(eport, emu, "emulator")
-        endpoint = f"http://127.0.0.1:{eport}"
+        emu, endpoint, store, valkey_url = start_cluster_backends(APP / "ossgw", work, BUCKET, AK, SK)
+        procs += [emu, store]
         b = oss2.Bucket(oss2.Auth(AK, SK), endpoint, BUCKET)
         b.put_object("d/", b"", headers={"x-oss-meta-mode": str(0o40755)})  # readable by the client's uid 1000
         for i in range(N):
@@ -200,15 +183,9 @@ def main():
             b.put_object(f"d/f-{i}", b"x")
         for i in range(200):
             b.put_object(f"warm-{i}", b"x")
-        vport = free_port()
-        (work / "store").mkdir()
-        v = subprocess.Popen([VALKEY, "--port", str(vport), "--bind", "127.0.0.1", "--dir", str(work / "store"),
-                              "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        procs.append(v)
-        wait_port(vport, v, "valkey")
         print(f"N={N} LOOKUPs per phase, {RUNS} runs; {os.cpu_count()} CPUs")
         for r in range(RUNS):
-            for store_url in (f"redis://127.0.0.1:{vport}", None):
+            for store_url in (valkey_url, None):
                 res = run(work, store_url, endpoint, r)
                 for phase, x in res.items():
                     unit = "entry" if phase.startswith("list") else "LOOKUP"
@@ -217,12 +194,7 @@ def main():
                           f"store requests/{unit} {x['store_reqs']:.2f} ({ops}) at {x['store_us']:5.0f} us each, "
                           f"gateway CPU {x['cpu_per_1000']:.2f} s/1000, load {x['load']:.1f}", flush=True)
     finally:
-        for p in reversed(procs):
-            p.terminate()
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_popens(procs)
         shutil.rmtree(work, ignore_errors=True)
 
 
