@@ -49,6 +49,7 @@ public final class OpenFiles implements AutoCloseable {
   }
 
   private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+  private final NameChanges names = new NameChanges();
   private final long idleNanos;
   private final int maxFailedReleases;
   private final Runnable onLostWrites;
@@ -132,6 +133,14 @@ public final class OpenFiles implements AutoCloseable {
     } finally {
       done(e);
     }
+  }
+
+  /**
+   * The renames in progress of this server's exports: kept here because the open files are the one per-file state
+   * NFSv3 and NFSv4.1 share, and a rename updates them under its stripe.
+   */
+  public NameChanges names() {
+    return names;
   }
 
   /** The file (or directory tree) was renamed: its handles now live under the new path. */

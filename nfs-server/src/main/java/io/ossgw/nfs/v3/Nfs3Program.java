@@ -167,9 +167,20 @@ public final class Nfs3Program implements RpcDispatchable, AutoCloseable {
     }
   }
 
+  /** Runs of one call when its object keeps being renamed under it ({@link NfsState.Moved}): then STALE. */
+  private static final int MOVED_RUNS = 3;
+
   private <A> XdrType run(RpcCall call, Proc<A> proc, A args) {
     try {
-      return proc.run().apply(new Call(call), args);
+      for (int run = 1; ; run++) {
+        try {
+          return proc.run().apply(new Call(call), args);
+        } catch (NfsState.Moved e) {
+          if (run == MOVED_RUNS) {
+            return proc.fail().apply(nfsstat3.NFS3ERR_STALE);
+          }
+        }
+      }
     } catch (NfsError e) {
       return proc.fail().apply(e.status);
     } catch (io.ossgw.core.vfs.FsException e) {

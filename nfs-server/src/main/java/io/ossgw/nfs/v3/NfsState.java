@@ -68,7 +68,7 @@ final class NfsState {
     if (path == null) {
       throw new NfsError(nfsstat3.NFS3ERR_STALE, "fileid " + d.fileid() + " of export " + e.path() + " is gone");
     }
-    return new Target(e, d.fileid(), path, d.name() == null);
+    return new Target(e, d.fileid(), path, d.name() == null, d);
   }
 
   /**
@@ -86,8 +86,11 @@ final class NfsState {
   }
 
   /**
-   * The attributes of a resolved object.
+   * The attributes of a resolved object. A procedure calls it before it changes anything, so that {@link Moved} can
+   * run it again.
    *
+   * @throws Moved if the object is missing because a RENAME moved it meanwhile ({@link
+   *     io.ossgw.nfs.fs.NameChanges}): the handle now resolves to another path, and the procedure is run again
    * @throws NfsError STALE if the object no longer exists, else the errno's status
    */
   FileAttr stat(Target t) {
@@ -95,9 +98,26 @@ final class NfsState {
       return t.fs().getattr(t.path());
     } catch (FsException e) {
       if (e.errno() == Errno.ENOENT || e.errno() == Errno.ENOTDIR) {
+        if (t.handle() != null) {
+          open.names().settle(t.export().id(), t.path());
+          String now = issuer.pathOf(t.export().id(), t.handle());
+          if (now != null && !now.equals(t.path())) {
+            throw new Moved(t.path() + " was renamed to " + now);
+          }
+        }
         throw new NfsError(nfsstat3.NFS3ERR_STALE, t.path() + " is gone");
       }
       throw Status.error(e);
+    }
+  }
+
+  /**
+   * A procedure's handle named an object a concurrent RENAME moved: {@link Nfs3Program} runs the procedure again,
+   * which resolves the handle to the new path. Not an {@link NfsError}, so procedures do not answer it themselves.
+   */
+  static final class Moved extends RuntimeException {
+    Moved(String message) {
+      super(message, null, false, false);
     }
   }
 

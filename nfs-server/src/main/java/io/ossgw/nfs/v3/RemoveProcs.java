@@ -6,6 +6,7 @@ import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Permissions;
+import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.fs.Entries;
 import io.ossgw.nfs.xdr.REMOVE3args;
 import io.ossgw.nfs.xdr.REMOVE3res;
@@ -141,11 +142,16 @@ final class RemoveProcs {
         if (refused != null) {
           throw new NfsError(Status.of(refused), "rename of " + from.path() + " to " + toPath);
         }
-        from.dir().fs().rename(from.path(), toPath);
-        int id = fromDir.export().id();
-        s.issuer.recordBeforeChange(id, from.path(), from.attr()); // its fileid follows it, named handle or not
-        s.table.renamed(id, from.path(), toPath);
-        s.open.renamed(fromDir.export(), from.path(), toPath);
+        Entry moving = from;
+        Export e = fromDir.export();
+        // the three changes under the source's stripe: a request whose handle finds the old name gone waits for them
+        s.open.names().renaming(e.id(), moving.path(), () -> {
+          moving.dir().fs().rename(moving.path(), toPath);
+          s.issuer.recordBeforeChange(e.id(), moving.path(), moving.attr()); // its fileid follows it, named or not
+          s.table.renamed(e.id(), moving.path(), toPath);
+          s.open.renamed(e, moving.path(), toPath);
+          return null;
+        });
       }
       return new RENAME3res(nfsstat3.NFS3_OK, s.wcc(from.before(), from.dir()), s.wcc(toBefore, toDir));
     } catch (WithWcc w) {

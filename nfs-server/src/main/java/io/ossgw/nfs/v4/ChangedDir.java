@@ -82,7 +82,7 @@ final class ChangedDir {
   change_info4 cinfo() {
     long after;
     try {
-      after = Fattr4.change(server.fhs.stat(dir));
+      after = Fattr4.change(server.fhs.statAfter(dir));
     } catch (Nfs4Exception e) {
       after = before;
     }

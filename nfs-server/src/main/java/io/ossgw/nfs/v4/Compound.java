@@ -259,6 +259,9 @@ public final class Compound {
     return legal(opnum) ? counts.get(opnum) : 0;
   }
 
+  /** Runs of one operation whose object keeps being renamed under it ({@link V4Moved}): then NFS4ERR_STALE. */
+  private static final int MOVED_RUNS = 3;
+
   private static <A> nfs_resop4 run(Operation<A> op, CompoundContext ctx, XdrReader r) {
     A args;
     try {
@@ -267,7 +270,16 @@ public final class Compound {
       return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_BADXDR);
     }
     try {
-      return new nfs_resop4(op.op(), Nfs4.NFS4_OK, op.run(ctx, args));
+      for (int run = 1; ; run++) {
+        try {
+          return new nfs_resop4(op.op(), Nfs4.NFS4_OK, op.run(ctx, args));
+        } catch (V4Moved m) {
+          // a RENAME moved the object under its filehandle: run again on the new path, unless it keeps moving
+          if (run == MOVED_RUNS || !ctx.moved(m.was, m.now)) {
+            return nfs_resop4.of(op.op(), Nfs4.NFS4ERR_STALE);
+          }
+        }
+      }
     } catch (Nfs4Exception e) {
       return new nfs_resop4(op.op(), e.status(), e.body());
     } catch (io.ossgw.core.cluster.ClusterStoreException e) {

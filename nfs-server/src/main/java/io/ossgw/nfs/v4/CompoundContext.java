@@ -103,6 +103,28 @@ final class CompoundContext {
     return fhs().caller(peer, current());
   }
 
+  /**
+   * Puts {@code now} in place of {@code was} as the current and the saved filehandle, whichever held it ({@link
+   * V4Moved}): the same filehandle, resolved after a rename. A current stateid bound to it stays bound.
+   *
+   * @return false if neither held {@code was}
+   */
+  boolean moved(V4Target was, V4Target now) {
+    boolean found = false;
+    if (current == was) {
+      current = now;
+      found = true;
+    }
+    if (saved == was) {
+      saved = now;
+      found = true;
+    }
+    if (currentStateidFh == was) {
+      currentStateidFh = now;
+    }
+    return found;
+  }
+
   /** Sets the current stateid (RFC 8881 §16.2.3.1.2), bound to the current filehandle. */
   void currentStateid(stateid4 id) {
     currentStateid = id;

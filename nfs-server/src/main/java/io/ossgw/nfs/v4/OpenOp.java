@@ -288,7 +288,7 @@ final class OpenOp implements Operation<OPEN4args> {
     } catch (FsException e) {
       throw V4Status.error(e);
     }
-    long after = Fattr4.change(ctx.fhs().stat(dir));
+    long after = Fattr4.change(ctx.fhs().statAfter(dir));
     return new Found(ctx.fhs().target(dir.export(), path, made), made, true, before, after, sa.attrsset(), null);
   }
 

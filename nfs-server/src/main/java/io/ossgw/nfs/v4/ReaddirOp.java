@@ -134,7 +134,7 @@ final class ReaddirOp implements Operation<READDIR4args> {
   private static fattr4 attrs(CompoundContext ctx, bitmap4 want, Supplier<V4Target> target, FileAttr attr) {
     try {
       V4Target t = target.get();
-      return ctx.server.attrs.encode(want, t, attr != null ? attr : ctx.fhs().stat(t));
+      return ctx.server.attrs.encode(want, t, attr != null ? attr : ctx.fhs().statAfter(t));
     } catch (Nfs4Exception e) {
       fattr4 err = Fattr4.rdattrError(want, e.status());
       if (err == null) {

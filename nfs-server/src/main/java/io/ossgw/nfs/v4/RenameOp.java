@@ -63,16 +63,20 @@ final class RenameOp implements Operation<RENAME4args> {
       if (refused != null) {
         throw new Nfs4Exception(V4Status.of(refused), "rename of " + fromPath + " to " + toPath);
       }
-      from.fs().rename(fromPath, toPath);
-      ctx.fhs().recordBeforeChange(from.export(), fromPath, attr); // its fileid follows it, named handle or not
+      // the three changes under the source's stripe: a request whose handle finds the old name gone waits for them
+      ctx.server.open.names().renaming(from.export().id(), fromPath, () -> {
+        from.fs().rename(fromPath, toPath);
+        ctx.fhs().recordBeforeChange(from.export(), fromPath, attr); // its fileid follows it, named handle or not
+        ctx.server.table.renamed(from.export().id(), fromPath, toPath);
+        // open handles follow the rename, and one of a replaced target goes (as v3 RENAME): else a later write to
+        // the target's name would go to the replaced file's handle
+        ctx.server.open.renamed(from.export(), fromPath, toPath);
+        return null;
+      });
     } catch (FsException e) {
       throw new Nfs4Exception(targetConflict(e.errno()) ? Nfs4.NFS4ERR_EXIST : V4Status.of(e.errno()),
           e.getMessage());
     }
-    ctx.server.table.renamed(from.export().id(), fromPath, toPath);
-    // open handles follow the rename, and one of a replaced target goes (as v3 RENAME): else a later write to the
-    // target's name would go to the replaced file's handle
-    ctx.server.open.renamed(from.export(), fromPath, toPath);
     return new RENAME4resok(src.cinfo(), dst.cinfo());
   }
 

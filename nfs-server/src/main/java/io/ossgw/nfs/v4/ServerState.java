@@ -81,7 +81,7 @@ public final class ServerState {
     this.table = table;
     this.handles = table == null ? null : new FileHandles(table.secret());
     this.locks = locks;
-    this.fhs = exports == null ? null : new V4Handles(exports, table, handles);
+    this.fhs = exports == null ? null : new V4Handles(exports, table, handles, open.names());
     this.attrs = fhs == null ? null : new Fattr4(fhs, clients.limits().lease());
   }
 

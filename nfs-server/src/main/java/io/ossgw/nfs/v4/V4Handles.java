@@ -52,13 +52,16 @@ public final class V4Handles {
   private final FileHandles handles;
   private final HandleIssuer issuer;
   private final PseudoFs pseudo;
+  private final io.ossgw.nfs.fs.NameChanges renames;
   /** Times of every pseudo node: the server's start (the nodes come into being with the export table). */
   private final Instant started = Instant.now();
 
   /** A child of a pseudo directory as READDIR lists it. */
   public record PseudoEntry(String name, V4Target target) {}
 
-  public V4Handles(Exports exports, InodeTable table, FileHandles handles) {
+  /** @param renames the renames in progress (shared with NFSv3), which {@link #stat} waits for */
+  public V4Handles(Exports exports, InodeTable table, FileHandles handles, io.ossgw.nfs.fs.NameChanges renames) {
+    this.renames = renames;
     this.exports = exports;
     this.table = table;
     this.handles = handles;
@@ -183,12 +186,37 @@ public final class V4Handles {
   }
 
   /**
-   * The attributes of a target; for a pseudo node a read-only directory (mode 0555, root-owned, the server's start
-   * time).
+   * The attributes of an operation's current or saved filehandle, taken before the operation changes anything; for a
+   * pseudo node a read-only directory (mode 0555, root-owned, the server's start time).
    *
+   * @throws V4Moved if the object is missing because a RENAME moved it meanwhile ({@link
+   *     io.ossgw.nfs.fs.NameChanges}): the compound runs the operation again on the new path
    * @throws Nfs4Exception STALE if the object is gone, else the errno's status
    */
   public FileAttr stat(V4Target t) {
+    try {
+      return statAfter(t);
+    } catch (Nfs4Exception e) {
+      if (e.status() != Nfs4.NFS4ERR_STALE) {
+        throw e;
+      }
+      renames.settle(t.export().id(), t.path());
+      FileHandles.Decoded d = handles.decode(new nfs_fh3(t.fh()));
+      String now = d == null ? null : issuer.pathOf(t.export().id(), d);
+      if (now != null && !now.equals(t.path())) {
+        throw new V4Moved(t, new V4Target(t.export(), t.fileid(), now, t.fh()));
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * As {@link #stat} without waiting for renames: for a directory's attributes after an operation changed it
+   * (change_info4), and for targets that are no filehandle of the compound.
+   *
+   * @throws Nfs4Exception STALE if the object is gone, else the errno's status
+   */
+  public FileAttr statAfter(V4Target t) {
     if (t.pseudo()) {
       return new FileAttr(t.fileid(), FileType.DIRECTORY, 0555, 0, 0, FileAttr.DIRECTORY_SIZE, started, started,
           started, null);
