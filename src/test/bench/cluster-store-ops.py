@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Per-operation cost of the cluster store's inode table (issue 23 item 1): NFSv3 LOOKUP of a new name and of a known
-name, and READDIRPLUS of a directory of N files (its first listing and the same again), against one `ossgw serve`
+name, READDIRPLUS of a directory of N files (its first listing and the same again) and GETATTR by each handle that
+listing gave (named handles, which the table never recorded), against one `ossgw serve`
 with its tables in a Valkey store (ossgw.cluster.store, active mode) and against the same gateway without a store (the
 state directory's H2 tables), over the raw NFSv3 client, one call at a time.
 
-Reports per LOOKUP and per listed entry: store requests (from ossgw_cluster_store_requests_seconds_count, and by
+Reports per LOOKUP, per listed entry and per GETATTR: store requests (from ossgw_cluster_store_requests_seconds_count, and by
 script: inode_allocate, inode_known, inode_resolve...), their mean time (from _sum, in the gateway), and the client's
 mean latency with and without the store; the gateway's CPU seconds per 1,000 LOOKUPs (entries) from /proc/PID/stat;
 the load average beside every figure.
@@ -68,9 +69,9 @@ def metrics(http_port):
     return count, sum_, by_op
 
 
-def readdirplus(port, dir_name):
+def readdirplus(port, dir_name, handles=None):
     """Every page of READDIRPLUS (maxcount 32 KiB) of `dir_name` under the export's root: (entries, mean seconds per
-    entry), "." and ".." not counted."""
+    entry), "." and ".." not counted; each entry's handle appended to `handles` if given."""
     s = onc_rpc.connect(port)
     try:
         ok, stat, root = onc_rpc.mnt(s, f"/{BUCKET}")
@@ -97,12 +98,16 @@ def readdirplus(port, dir_name):
                 cookie = struct.unpack(">Q", rest[at:at + 8])[0]
                 at += 8
                 at += 4 + (84 if struct.unpack(">I", rest[at:at + 4])[0] else 0)
+                fh = None
                 if struct.unpack(">I", rest[at:at + 4])[0]:
                     n = struct.unpack(">I", rest[at + 4:at + 8])[0]
+                    fh = rest[at + 8:at + 8 + n]
                     at += 4 + n + (-n % 4)
                 at += 4
                 if name not in (b".", b".."):
                     entries += 1
+                    if handles is not None and fh:
+                        handles.append(fh)
             if struct.unpack(">I", rest[at + 4:at + 8])[0]:
                 return entries, (time.perf_counter() - t0) / max(entries, 1)
     finally:
@@ -119,6 +124,19 @@ def lookups(port, names):
         for n in names:
             onc_rpc.lookup(s, root, n)
         return (time.perf_counter() - t0) / len(names)
+    finally:
+        s.close()
+
+
+def getattrs(port, handles):
+    """GETATTR of every handle, one at a time on one connection: mean seconds per call."""
+    s = onc_rpc.connect(port)
+    try:
+        t0 = time.perf_counter()
+        for i, fh in enumerate(handles):
+            _x, ok, stat, rest = onc_rpc.rpc(s, 1000 + i, onc_rpc.NFS_PROGRAM, 3, 1, onc_rpc.fh3(fh))
+            assert ok and stat == 0 and struct.unpack(">I", rest[:4])[0] == 0, "GETATTR failed"
+        return (time.perf_counter() - t0) / len(handles)
     finally:
         s.close()
 
@@ -143,12 +161,16 @@ def run(work, store_url, emulator_endpoint, run_no):
         lookups(nfs_port, [f"warm-{i}" for i in range(200)])  # JIT and connections: names seen before the phases
         names = [f"f-{i}" for i in range(N)]
         out = {}
-        for phase in ("new", "known", "list", "list again"):
+        handles = []
+        for phase in ("new", "known", "list", "list again", "getattr"):
             c0, s0, o0 = metrics(http_port) if store_url else (0, 0, {})
             cpu0, load = cpu_seconds(p.pid), os.getloadavg()[0]
             if phase.startswith("list"):
-                count, mean = readdirplus(nfs_port, "d")
+                handles.clear()
+                count, mean = readdirplus(nfs_port, "d", handles)
                 assert count == N, f"READDIRPLUS listed {count} of {N}"
+            elif phase == "getattr":  # by the handles the listing gave (named ones: never recorded)
+                mean = getattrs(nfs_port, handles)
             else:
                 mean = lookups(nfs_port, names)
             cpu = cpu_seconds(p.pid) - cpu0
@@ -188,7 +210,7 @@ def main():
             for store_url in (valkey_url, None):
                 res = run(work, store_url, endpoint, r)
                 for phase, x in res.items():
-                    unit = "entry" if phase.startswith("list") else "LOOKUP"
+                    unit = "entry" if phase.startswith("list") else "GETATTR" if phase == "getattr" else "LOOKUP"
                     ops = ", ".join(f"{k} {v:.2f}" for k, v in sorted(x["ops"].items()))
                     print(f"run {r} {'store' if store_url else 'h2   '} {phase:10}: {x['lookup_us']:7.0f} us/{unit}, "
                           f"store requests/{unit} {x['store_reqs']:.2f} ({ops}) at {x['store_us']:5.0f} us each, "

@@ -50,6 +50,11 @@ class SharedTableRequestsTest {
             .isEqualTo(2);
         assertThat(l.object()).as("LOOKUP gives the listed handle").isEqualTo(listed.get("f7"));
 
+        before = store.requests();
+        assertThat(c.getattr(listed.get("f3")).status()).isEqualTo(nfsstat3.NFS3_OK);
+        assertThat(store.requests() - before).as("table requests of a GETATTR by a named handle (one script)")
+            .isEqualTo(1);
+
         nfs_fh3 made = c.put(dir, "new.txt", NfsClient.utf8("new"));
         assertThat(c.readAll(made, 100)).isEqualTo(NfsClient.utf8("new"));
         assertThat(c.lookup(dir, "new.txt").object()).as("LOOKUP gives CREATE's handle").isEqualTo(made);

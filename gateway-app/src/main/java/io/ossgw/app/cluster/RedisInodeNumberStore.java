@@ -27,7 +27,7 @@ import java.util.List;
  * (Lua's numbers are doubles: a 64-bit number would lose bits). On a full store (maxmemory) the script is refused
  * before it runs ({@link ClusterStoreException.Kind#FULL}): nothing half-written. Requests per operation: a known
  * path's number is one script call, a new path's one, a listed entry's number with whether it was ever given out
- * (NFS's named handles) one, a remove one, a rename one.
+ * (NFS's named handles) one, a named handle's target one, a remove one, a rename one.
  */
 public final class RedisInodeNumberStore implements InodeNumberStore {
   /** The live entry of a path: KEYS f, p; ARGV path. Returns {number, generation} or nil. */
@@ -39,6 +39,30 @@ public final class RedisInodeNumberStore implements InodeNumberStore {
       local i = string.find(v, ':', 1, true)
       if string.sub(v, i + 1) ~= ARGV[1] then return false end
       return {n, string.sub(v, 1, i - 1)}
+      """;
+  /**
+   * A named handle's target: KEYS f, p; ARGV number, parent, name, parent is the root (0/1). The number's encoded
+   * entry if it has one, else {@code 1:parent-path/name} when the parent is live and no live number holds that path,
+   * else nil (the memory store's resolveNamed).
+   */
+  static final String RESOLVE_NAMED = """
+      local v = redis.call('HGET', KEYS[1], ARGV[1])
+      if v then return v end
+      local pp = '/'
+      if ARGV[4] ~= '1' then
+        local w = redis.call('HGET', KEYS[1], ARGV[2])
+        if not w then return false end
+        pp = string.sub(w, string.find(w, ':', 1, true) + 1)
+        if pp == '' then return false end
+      end
+      local path = pp .. '/' .. ARGV[3]
+      if pp == '/' then path = '/' .. ARGV[3] end
+      local n = redis.call('HGET', KEYS[2], path)
+      if n then
+        local h = redis.call('HGET', KEYS[1], n)
+        if h and string.sub(h, string.find(h, ':', 1, true) + 1) == path then return false end
+      end
+      return '1:' .. path
       """;
   /**
    * KEYS f, p, z; ARGV path, record (0/1), candidates... The path's live entry, else the first candidate without a
@@ -163,8 +187,18 @@ public final class RedisInodeNumberStore implements InodeNumberStore {
 
   @Override
   public Entry resolve(int space, long number) {
-    Response r = store.call("inode_resolve", Request.cmd(Command.HGET).arg(keys(space).get(0))
-        .arg(Long.toString(number)), store.settings().timeout());
+    return entry(store.call("inode_resolve", Request.cmd(Command.HGET).arg(keys(space).get(0))
+        .arg(Long.toString(number)), store.settings().timeout()));
+  }
+
+  @Override
+  public Entry resolveNamed(int space, long number, long parent, boolean parentIsRoot, String name) {
+    return entry(store.eval("inode_resolve_named", RESOLVE_NAMED, keys(space).subList(0, 2),
+        List.of(Long.toString(number), Long.toString(parent), name, parentIsRoot ? "1" : "0")));
+  }
+
+  /** An encoded entry ({@code generation:path}, {@code generation:} for a tombstone), or null for nil. */
+  private static Entry entry(Response r) {
     if (r == null) {
       return null;
     }

@@ -107,6 +107,8 @@ class RedisInodeTableTest {
         t.removed(SPACE, "/ab");
         out.add(t.idOf(SPACE, "/ab", 103)[1]); // generation 2
         out.add(t.idOf(SPACE, "/new", 105)[1]); // 105's tombstone: generation 2
+        t.idOf(SPACE, "/gone", 106);
+        t.removed(SPACE, "/gone");
         for (long n : out) {
           seen.put(n, true);
         }
@@ -124,6 +126,22 @@ class RedisInodeTableTest {
       assertThat(s.resolve(SPACE, 104)).as("a listed name is not recorded").isNull();
       assertThat(s.known(SPACE, "/b/y")).isNull();
       assertThat(s.known(SPACE, "/target")).isEqualTo(102);
+      // named handles (a file's number, its parent's number, its name) resolve in one script as the file's table does
+      long b = file.known(SPACE, "/b");
+      Object[][] named = {
+        {101L, 999L, "x", new InodeTable.Entry(1, "/b/x")}, // recorded since: its entry, whatever the name says
+        {106L, InodeTable.ROOT, "gone", new InodeTable.Entry(1, null)}, // removed: its tombstone
+        {900L, b, "z", new InodeTable.Entry(1, "/b/z")}, // never recorded: the parent's path and the name
+        {901L, InodeTable.ROOT, "fresh", new InodeTable.Entry(1, "/fresh")}, // under the root
+        {902L, b, "x", null}, // another live number holds /b/x: replaced by a rename
+        {903L, 424242L, "z", null}, // the parent was never given out
+        {904L, 106L, "z", null}, // ... or was removed
+      };
+      for (Object[] q : named) {
+        InodeTable.Entry want = (InodeTable.Entry) q[3];
+        assertThat(s.resolveNamed(SPACE, (long) q[0], (long) q[1], (String) q[2])).as("named %s", q[0])
+            .isEqualTo(file.resolveNamed(SPACE, (long) q[0], (long) q[1], (String) q[2])).isEqualTo(want);
+      }
     }
   }
 

@@ -30,6 +30,17 @@ public interface InodeNumberStore {
   Entry resolve(int space, long number);
 
   /**
+   * Where an NFS named handle (a file's number, its parent directory's number and its name; {@code
+   * io.ossgw.nfs.handle.FileHandles}) leads, in one step: the number's entry if it was ever given out (the caller
+   * checks its generation); else, when {@code parent} is live, the entry {@code (1, parent's path + "/" + name)},
+   * unless a live number holds that path (a rename replaced the file); else null.
+   *
+   * @param parentIsRoot true if {@code parent} is the name space's root, which the table holds no entry for (its
+   *     path is "/")
+   */
+  Entry resolveNamed(int space, long number, long parent, boolean parentIsRoot, String name);
+
+  /**
    * The path's {@code {number, generation}}, allocated on first sight: the first of {@code candidates} that no live
    * path holds, at the generation after its tombstone's (1 if new).
    *

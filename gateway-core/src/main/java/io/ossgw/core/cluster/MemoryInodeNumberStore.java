@@ -74,6 +74,21 @@ public final class MemoryInodeNumberStore implements InodeNumberStore {
   }
 
   @Override
+  public synchronized Entry resolveNamed(int space, long number, long parent, boolean parentIsRoot, String name) {
+    check();
+    Entry e = numbers(space).get(number);
+    if (e != null) {
+      return e;
+    }
+    Entry p = parentIsRoot ? new Entry(0, "/") : numbers(space).get(parent);
+    if (p == null || p.path() == null) {
+      return null;
+    }
+    String path = p.path().equals("/") ? "/" + name : p.path() + "/" + name;
+    return live(space, path) == null ? new Entry(1, path) : null;
+  }
+
+  @Override
   public synchronized long[] allocate(int space, String path, long[] candidates, boolean record) {
     check();
     long[] k = live(space, path);

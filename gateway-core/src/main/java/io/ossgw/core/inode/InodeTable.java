@@ -164,6 +164,29 @@ public final class InodeTable implements AutoCloseable {
   }
 
   /**
+   * Where an NFS named handle leads (a file never recorded when the handle was made, named by its parent directory's
+   * number and its name): the fileid's entry if the table recorded it since (a rename or removal through the gateway
+   * records it first); else, the parent being live, {@code (1, parent's path/name)} unless another live number holds
+   * that path (a rename replaced the file); else null. One store request for a {@link #shared} table, where {@link
+   * #resolve} twice and {@link #known} took three.
+   */
+  public Entry resolveNamed(int space, long fileid, long parent, String name) {
+    if (shared != null) {
+      return shared.resolveNamed(space, fileid, parent, name);
+    }
+    Entry e = resolve(space, fileid);
+    if (e != null) {
+      return e;
+    }
+    Entry p = resolve(space, parent);
+    if (p == null || p.path() == null) {
+      return null;
+    }
+    String path = io.ossgw.core.namespace.VPaths.child(p.path(), name);
+    return known(space, path) == null ? new Entry(1, path) : null;
+  }
+
+  /**
    * The number of a path, allocated on first sight: {@link #idOf} without the generation, and without decoding the
    * entry when the path is known (the engine asks on every stat and for every listed entry).
    *

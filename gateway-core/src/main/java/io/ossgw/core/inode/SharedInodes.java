@@ -29,6 +29,11 @@ final class SharedInodes {
     return e == null ? null : new InodeTable.Entry(e.generation(), e.path());
   }
 
+  InodeTable.Entry resolveNamed(int space, long number, long parent, String name) {
+    InodeNumberStore.Entry e = store.resolveNamed(space, number, parent, parent == InodeTable.ROOT, name);
+    return e == null ? null : new InodeTable.Entry(e.generation(), e.path());
+  }
+
   Long known(int space, String path) {
     long[] k = store.known(space, path);
     return k == null ? null : k[0];

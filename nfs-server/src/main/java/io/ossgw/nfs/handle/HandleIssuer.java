@@ -86,19 +86,9 @@ public final class HandleIssuer {
    * generation changed, its parent directory gone).
    */
   public String pathOf(int space, FileHandles.Decoded d) {
-    InodeTable.Entry e = table.resolve(space, d.fileid());
-    if (e != null) {
-      return e.path() != null && e.generation() == d.generation() ? e.path() : null;
-    }
-    if (d.name() == null) {
-      return null;
-    }
-    InodeTable.Entry parent = table.resolve(space, d.parentFileid());
-    if (parent == null || parent.path() == null) {
-      return null;
-    }
-    String path = VPaths.child(parent.path(), d.name());
-    return table.known(space, path) == null ? path : null; // held by another fileid: replaced by a rename
+    InodeTable.Entry e = d.name() == null ? table.resolve(space, d.fileid())
+        : table.resolveNamed(space, d.fileid(), d.parentFileid(), d.name()); // one table read, as a recorded one
+    return e != null && e.path() != null && e.generation() == d.generation() ? e.path() : null;
   }
 
   /**
