@@ -169,6 +169,15 @@ notes_variants() {
     && ! grep -q 'nfs -o vers=3' "$WORK/notes-v41.yaml"
 }
 check "NOTES.txt: v3 without rpcbind, another port, v4.1 only" notes_variants
+# Standby mode: standbys are never Ready, so the wait line waits for one Ready replica, not for the rollout.
+notes_standby() {
+  notes notes-standby.yaml -f helm/examples/cluster-standby.yaml --set cluster.store.url=redis://v:6379 --set shares=null --set persistence.enabled=false || return 1
+  grep -qF "wait --for=jsonpath='{.status.readyReplicas}'=1 deployment/pkg-ossgw" "$WORK/notes-standby.yaml" \
+    && ! grep -q 'rollout status deployment' "$WORK/notes-standby.yaml" \
+    && notes notes-active.yaml -f helm/examples/cluster-active.yaml --set cluster.store.url=redis://v:6379 --set shares=null --set persistence.enabled=false \
+    && grep -q 'rollout status deployment/pkg-ossgw' "$WORK/notes-active.yaml"
+}
+check "NOTES.txt: standby mode waits for the lease holder, not the rollout" notes_standby
 # The rendered properties carry the NFS versions, lease and grace; 111 is exposed only with rpcbind.
 nfs_keys() {
   local out
