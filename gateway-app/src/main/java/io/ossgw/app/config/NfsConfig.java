@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -63,6 +64,15 @@ public interface NfsConfig {
     @WithDefault("90s")
     Duration graceTime();
   }
+
+  /**
+   * {@code ossgw.nfs.durable-create}: NFSv3 CREATE and NFSv4.1 OPEN4_CREATE put the new, empty object in OSS before
+   * they reply (RFC 1813 §3.3.8), one PutObject more per created file, so a file whose gateway dies before the
+   * client's first COMMIT or close is still there for the client's resent WRITEs (on the restarted gateway, or on the
+   * replica that serves next). Default: on with {@code ossgw.cluster.store} (another gateway may have to serve the
+   * file next), off otherwise (the object appears at the first COMMIT or close, as ossfs creates files).
+   */
+  Optional<Boolean> durableCreate();
 
   /**
    * {@code ossgw.nfs.open-idle-timeout}: NFSv3 has no close; a file written by a client and idle this long is

@@ -135,12 +135,14 @@ final class NfsFrontEnd implements AutoCloseable {
     cfg.maxInFlight().ifPresent(b::maxInFlight);
     cfg.maxInFlightPerAddress().ifPresent(b::maxInFlightPerAddress);
     cfg.maxInFlightPerConnection().ifPresent(b::maxInFlightPerConnection);
+    // in a cluster another gateway may serve a file next: its CREATE must have reached OSS
+    boolean durableCreate = cfg.durableCreate().orElse(sharedHandles != null);
     for (ExportPlanner.PlannedExport p : exports) {
       var s = p.settings();
       // the engine's "nfs" view: the same file system, counting NFS bytes for /q/metrics
       b.export(Export.builder(p.path(), engineOf.apply(p).fileSystem("nfs")).readOnly(s.readOnly())
           .clients(s.clients()).squash(p.squash()).anonUid(s.anonUid()).anonGid(s.anonGid()).secure(s.secure())
-          .build());
+          .durableCreate(durableCreate).build());
     }
     NfsServer server;
     try {

@@ -23,9 +23,14 @@ import java.util.Objects;
  * @param secure only accept calls from source ports below 1024 (exports(5) {@code secure})
  * @param id the export's number in file handles and its fsid: must stay the same across restarts for handles to
  *     stay valid. {@link #idOf(String)} derives it from the path
+ * @param durableCreate NFSv3 CREATE and NFSv4.1 OPEN4_CREATE put the new, empty object in OSS before they reply
+ *     (one PutObject more per created file), as RFC 1813 §3.3.8 asks of CREATE: a file whose gateway dies before the
+ *     first COMMIT or close still exists for the client's resent WRITEs after a crash or on the standby that takes
+ *     over. Off, a created file reaches OSS at its first COMMIT, close or upload (ossfs's "no zero-byte PUT on
+ *     create"), and a crash before that leaves the client a handle of nothing (NFS3ERR_STALE)
  */
 public record Export(String path, VirtualFileSystem fs, boolean readOnly, List<Cidr> clients, Squash squash, int anonUid,
-    int anonGid, boolean secure, int id) {
+    int anonGid, boolean secure, int id, boolean durableCreate) {
 
   /** The default anonymous uid and gid (nobody/nogroup). */
   public static final int NOBODY = 65534;
@@ -99,6 +104,7 @@ public record Export(String path, VirtualFileSystem fs, boolean readOnly, List<C
     private int anonGid = NOBODY;
     private boolean secure;
     private Integer id;
+    private boolean durableCreate;
 
     private Builder(String path, VirtualFileSystem fs) {
       this.path = path;
@@ -143,8 +149,15 @@ public record Export(String path, VirtualFileSystem fs, boolean readOnly, List<C
       return this;
     }
 
+    /** Created files reach OSS before the CREATE (OPEN4_CREATE) reply ({@link Export#durableCreate}); default off. */
+    public Builder durableCreate(boolean on) {
+      this.durableCreate = on;
+      return this;
+    }
+
     public Export build() {
-      return new Export(path, fs, readOnly, clients, squash, anonUid, anonGid, secure, id != null ? id : idOf(path));
+      return new Export(path, fs, readOnly, clients, squash, anonUid, anonGid, secure, id != null ? id : idOf(path),
+          durableCreate);
     }
   }
 }

@@ -140,6 +140,9 @@ final class CreateProcs {
       if (ch.changesMeta() || ch.size() != null) {
         created = dir.fs().setattr(w.path(), ch, h, w.caller());
       }
+      if (dir.export().durableCreate()) {
+        dir.fs().fsync(h, false); // the empty object, with its mode and owner, in OSS before the reply
+      }
       return done(w, created);
     } catch (Failed f) {
       return CREATE3res.fail(f.status, f.wcc);

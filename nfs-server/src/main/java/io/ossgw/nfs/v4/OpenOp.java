@@ -285,6 +285,9 @@ final class OpenOp implements Operation<OPEN4args> {
       if (rest.changesMeta() || rest.size() != null) {
         made = fs.setattr(path, rest, h, caller);
       }
+      if (dir.export().durableCreate()) {
+        fs.fsync(h, false); // the empty object, with its mode and owner, in OSS before the reply
+      }
     } catch (FsException e) {
       throw V4Status.error(e);
     }
