@@ -174,10 +174,11 @@ class Haproxy:
     """HAProxy (mode tcp) in front of the gateways' NFS ports, sending clients only to those whose /q/health/ready says
     200 (checked every 250 ms); the sessions of a gateway marked down are shut, so clients reconnect to the new one."""
 
-    def __init__(self, workdir, replicas):
+    def __init__(self, workdir, replicas, port_of=lambda r: r.nfs_port, name="haproxy"):
+        """`port_of(replica)`: the port of each gateway it forwards to (their NFS ports by default)."""
         self.port = free_port()
-        cfg = workdir / "haproxy.cfg"
-        servers = "\n".join(f"  server {r.name} 127.0.0.1:{r.nfs_port} check port {r.http_port}" for r in replicas)
+        cfg = workdir / f"{name}.cfg"
+        servers = "\n".join(f"  server {r.name} 127.0.0.1:{port_of(r)} check port {r.http_port}" for r in replicas)
         cfg.write_text(f"""global
   maxconn 256
 defaults
@@ -195,7 +196,7 @@ backend gateways
   default-server inter 250ms fastinter 250ms downinter 250ms fall 1 rise 1 on-marked-down shutdown-sessions
 {servers}
 """)
-        self.log = open(workdir / "haproxy.log", "wb")
+        self.log = open(workdir / f"{name}.log", "wb")
         self.proc = subprocess.Popen([HAPROXY, "-f", str(cfg), "-db"], stdout=self.log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL)
         assert wait_until(lambda: port_open(self.port) or self.proc.poll() is not None, 30) and self.proc.poll() is None
