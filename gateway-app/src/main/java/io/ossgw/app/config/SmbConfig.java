@@ -45,6 +45,15 @@ public interface SmbConfig {
   int logLevel();
 
   /**
+   * {@code ossgw.smb.strict-sync}: smb.conf {@code strict sync}: a client's FLUSH (fsync(2) on a CIFS mount,
+   * FlushFileBuffers on Windows) becomes an fsync of the file, which uploads it to OSS before the reply, so what a
+   * client flushed survives a crash of the gateway or a failover. Off, a file reaches OSS at its close (and a FLUSH
+   * costs nothing). Default: on with {@code ossgw.cluster.store} (a standby may have to serve the file next), off
+   * otherwise.
+   */
+  java.util.Optional<Boolean> strictSync();
+
+  /**
    * {@code ossgw.smb.stop-timeout}: on shutdown smbd gets SIGTERM, then SIGKILL after this long. Default 10 s.
    */
   @WithDefault("10s")

@@ -1,6 +1,7 @@
 package io.ossgw.app.serve;
 
 import io.ossgw.app.cluster.ClusterService;
+import io.ossgw.app.smb.SmbPlanner;
 import io.ossgw.app.config.DefaultOptionsConfig;
 import io.ossgw.app.config.EmulatorConfig;
 import io.ossgw.app.config.ExportsConfig;
@@ -183,8 +184,12 @@ public class Gateway {
       known.putIfAbsent(EngineKey.of(x.engine()), x.engine());
       owners.putIfAbsent(EngineKey.of(x.engine()), "ossgw.exports." + x.name());
     }
-    return SmbFrontEnd.plan(oss, smbConfig, sharesConfig, defaults, stateDir, emulatorEndpoint, System.getenv(),
-        known, owners);
+    SmbFrontEnd.Plan plan = SmbFrontEnd.plan(oss, smbConfig, sharesConfig, defaults, stateDir, emulatorEndpoint,
+        System.getenv(), known, owners);
+    // in a cluster another gateway may serve the files next: what a client flushed must be in OSS
+    boolean strict = smbConfig.strictSync().orElse(cluster.settings().isPresent());
+    return new SmbFrontEnd.Plan(new SmbPlanner.Plan(plan.smb().settings().withStrictSync(strict), plan.smb().shares()),
+        plan.shares());
   }
 
   /**

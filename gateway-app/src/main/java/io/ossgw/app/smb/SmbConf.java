@@ -11,7 +11,8 @@ import java.util.Map;
  * smb-and-packaging.md §1d/§1e, Samba 4.17): DOS attributes and EAs are not stored as xattrs (otherwise
  * {@code NT_STATUS_NOT_SUPPORTED}), the archive/hidden/system bits are not mapped to mode bits, kernel oplocks, kernel
  * share modes and POSIX locking are off (FUSE has none of them; Samba keeps its own leases, locks and durable handles),
- * and a client's FLUSH is not turned into fsync (strict sync off: an fsync may be an OSS upload).
+ * and a client's FLUSH is not turned into fsync (strict sync off: an fsync may be an OSS upload) unless {@link
+ * SmbSettings#strictSync} asks for it.
  *
  * <p>Every share forces user and group root: the mounts show objects as owned by the gateway's user (x-oss-meta-uid
  * where the object has it) with ossfs modes, which would otherwise make Samba refuse writes to other users. Access is
@@ -125,6 +126,10 @@ public final class SmbConf {
         p.put("valid users", String.join(" ", s.validUsers()));
       }
       p.putAll(SHARE_DEFAULTS);
+      if (settings.strictSync()) {
+        // a client's FLUSH (fsync(2) on a CIFS mount, FlushFileBuffers) uploads the file: it survives the gateway
+        p.put("strict sync", "yes");
+      }
       section(b, p);
     }
     return b.toString();

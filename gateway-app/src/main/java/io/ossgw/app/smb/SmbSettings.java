@@ -16,9 +16,20 @@ import java.util.List;
  * @param stateDir {@code <state-dir>/smb}
  */
 public record SmbSettings(String bind, int port, Path smbd, int logLevel, Duration stopTimeout, List<SmbUser> users,
-    Path stateDir) {
+    Path stateDir, boolean strictSync) {
   public SmbSettings {
     users = List.copyOf(users);
+  }
+
+  /** Settings with smb.conf's {@code strict sync = no} (a client's FLUSH is not an fsync). */
+  public SmbSettings(String bind, int port, Path smbd, int logLevel, Duration stopTimeout, List<SmbUser> users,
+      Path stateDir) {
+    this(bind, port, smbd, logLevel, stopTimeout, users, stateDir, false);
+  }
+
+  /** These settings with {@link #strictSync} set to {@code on}. */
+  public SmbSettings withStrictSync(boolean on) {
+    return new SmbSettings(bind, port, smbd, logLevel, stopTimeout, users, stateDir, on);
   }
 
   /** True when smbd should listen on every interface. */

@@ -53,6 +53,16 @@ class SmbConfTest {
   }
 
   @Test
+  void strictSyncTurnsAClientFlushIntoAnUploadOnlyWhenAsked() {
+    SmbLayout l = new SmbLayout(tmp.resolve("smb"));
+    List<SmbShare> shares = List.of(share("data", false, List.of("alice"), false));
+    assertThat(SmbConf.render(l, settings("127.0.0.1"), shares)).contains("strict sync = no")
+        .doesNotContain("strict sync = yes");
+    assertThat(SmbConf.render(l, settings("127.0.0.1").withStrictSync(true), shares)).contains("strict sync = yes")
+        .doesNotContain("strict sync = no");
+  }
+
+  @Test
   void sharesUseTheObjectStoreSettings() {
     SmbLayout l = new SmbLayout(tmp.resolve("smb"));
     String conf = SmbConf.render(l, settings("0.0.0.0"), List.of(share("data", false, List.of("alice", "bob"), false),
