@@ -18,6 +18,7 @@ public final class FuseStats {
   private final LongAdder unexpected = new LongAdder();
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder bytesWritten = new LongAdder();
+  private final LongAdder namesInvalidated = new LongAdder();
   private volatile FuseConnection connection;
 
   /** Creates zeroed counters. */
@@ -84,6 +85,21 @@ public final class FuseStats {
   /** Bytes accepted by WRITE callbacks. */
   public long bytesWritten() {
     return bytesWritten.sum();
+  }
+
+  /**
+   * Counts names whose kernel dentry the binding dropped ({@code fuse_lowlevel_notify_inval_entry}) to bound what the
+   * kernel, and so libfuse's node table, holds of long listings (jfuse's {@code ListedNames}).
+   *
+   * @param n names the kernel dropped (an {@code ENOENT} answer, no dentry left to drop, is not counted)
+   */
+  public void namesInvalidated(int n) {
+    namesInvalidated.add(n);
+  }
+
+  /** Names the kernel dropped at the binding's request after listing them (see {@link #namesInvalidated(int)}). */
+  public long namesInvalidated() {
+    return namesInvalidated.sum();
   }
 
   /** The INIT negotiation result, or null before the kernel's INIT request was answered. */

@@ -36,6 +36,16 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 final class InMemoryVfs implements VirtualFileSystem {
   static final int CHUNK = 1 << 20;
+
+  /** A file system with one directory {@code /many} of {@code n} empty files {@code file-0} ... (root's, 0644). */
+  static InMemoryVfs withManyFiles(int n) {
+    InMemoryVfs vfs = new InMemoryVfs();
+    vfs.mkdir("/many", 0755, Caller.ROOT);
+    for (int i = 0; i < n; i++) {
+      vfs.release(vfs.create("/many/file-" + i, 0644, OpenFlags.READ_WRITE, true, Caller.ROOT));
+    }
+    return vfs;
+  }
   /** UTF-8 byte order, the order OSS lists, equals code point order. */
   private static final Comparator<String> UTF8_ORDER = InMemoryVfs::compareCodePoints;
 

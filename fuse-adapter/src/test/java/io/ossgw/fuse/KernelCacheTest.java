@@ -4,8 +4,6 @@ import static io.ossgw.fuse.Sh.q;
 import static io.ossgw.fuse.Sh.sh;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ossgw.core.vfs.Caller;
-import io.ossgw.core.vfs.OpenFlags;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +17,7 @@ class KernelCacheTest {
 
   /** Counts GETATTR callbacks of a cold and a warm {@code ls -l}: {cold, warm}. */
   private static long[] lsTwice(FuseOptions options) throws Exception {
-    InMemoryVfs vfs = new InMemoryVfs();
-    vfs.mkdir("/many", 0755, Caller.ROOT);
-    for (int i = 0; i < FILES; i++) {
-      vfs.release(vfs.create("/many/file-" + i, 0644, OpenFlags.READ_WRITE, true, Caller.ROOT));
-    }
+    InMemoryVfs vfs = InMemoryVfs.withManyFiles(FILES);
     Path mp = TestMounts.newMountpoint("cache");
     MountedFilesystem m = null;
     try {

@@ -121,7 +121,8 @@ public final class JfuseBinding implements FuseBinding {
     FuseBuilder builder = Fuse.builder();
     builder.setLibraryPath(n.path());
     JfuseTuning tuning = JfuseTuning.fromSystemProperties();
-    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n, tuning));
+    ListedNames listed = ListedNames.create(Path.of(n.path()), n.getContext(), fs.stats());
+    Fuse fuse = builder.build(new JfuseOperations(fs, options, builder.errno(), n, tuning, listed));
     Arena stubs = Arena.ofShared();
     try {
       new JfuseFileOps(fs, n).install(operationsStruct(fuse), stubs);
@@ -129,6 +130,7 @@ public final class JfuseBinding implements FuseBinding {
       LOG.warn("cannot install the NULL-path-safe operations into jfuse: {}", e.toString());
       closeQuietly(fuse);
       stubs.close();
+      listed.close();
       return 1;
     }
     List<String> argv = new ArrayList<>();
@@ -144,11 +146,13 @@ public final class JfuseBinding implements FuseBinding {
       LOG.warn("libfuse3 could not mount {}: {}", mountpoint, e.getMessage());
       closeQuietly(fuse);
       stubs.close();
+      listed.close();
       return 1;
     }
     try {
       return mount.loop();
     } finally {
+      listed.close(); // its thread writes notifications to the session destroyed below
       // After an unmount from outside, fuse_unmount sees the connection gone and does nothing (libfuse's
       // fuse_kern_unmount polls the fd for POLLERR first); then the session and the upcall stubs are freed.
       mount.unmount();

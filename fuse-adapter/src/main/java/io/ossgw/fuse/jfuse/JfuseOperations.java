@@ -47,8 +47,10 @@ final class JfuseOperations implements FuseOperations {
   private final JfuseTuning tuning;
   private final boolean plusEntries;
   private final int blksize;
+  private final ListedNames listed;
 
-  JfuseOperations(FuseFilesystem fs, FuseOptions options, Errno errno, JfuseNative nat, JfuseTuning tuning) {
+  JfuseOperations(FuseFilesystem fs, FuseOptions options, Errno errno, JfuseNative nat, JfuseTuning tuning,
+      ListedNames listed) {
     this.fs = fs;
     this.options = options;
     this.errno = errno;
@@ -56,6 +58,7 @@ final class JfuseOperations implements FuseOperations {
     this.tuning = tuning;
     this.plusEntries = tuning.readdirplus() != JfuseTuning.Readdirplus.OFF;
     this.blksize = Math.min(fs.preferredIoSize(), FuseOptions.MAX_REQUEST);
+    this.listed = listed;
   }
 
   @Override
@@ -116,18 +119,23 @@ final class JfuseOperations implements FuseOperations {
    * handle's cursor ({@link FuseFilesystem#readdir(String, long, long, FuseFilesystem.DirFiller)}), so neither this
    * process nor libfuse holds a directory's listing. libfuse 3.14 also gives the kernel a node id and the attributes of
    * a READDIRPLUS entry only in this mode (its offset-0 buffer answers READDIRPLUS with ino 0, so the kernel would
-   * LOOKUP every name).
+   * LOOKUP every name). The files of a READDIRPLUS reply are told to {@link ListedNames}, which keeps the kernel (and
+   * libfuse's node table) from holding more than a bounded number of them.
    */
   @Override
   public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
     try {
       boolean plus = plusEntries && (flags & FUSE_READDIR_PLUS) != 0;
+      long dir = plus ? listed.directory(path, filler, fi.getFh()) : 0;
       return fs.readdir(path, fi.getFh(), offset, (name, attr, next) -> {
         int full;
         if (attr == null) {
           full = filler.fill(name, st -> { }, next, 0);
         } else if (plus) {
           full = filler.fill(name, st -> JfuseStructs.putStat(st, attr, blksize), next, FUSE_FILL_DIR_PLUS);
+          if (full == 0 && dir != 0 && !attr.isDirectory()) {
+            listed.listed(dir, name);
+          }
         } else {
           full = filler.fill(name, st -> JfuseStructs.putDirent(st, attr), next, 0);
         }
