@@ -102,35 +102,12 @@ def test_failover_by_kill_9_during_a_long_write_and_a_held_lock(emulator, ossgw_
 # NFSv3: the restart-N protocol of test_nfs4_restart's job, over a mount_v3 (nolock) of HAProxy's port
 JOB_V3 = r"""
 . /job/lib.sh
-wait_until() { _end=$(( $(now_ms) + $1 * 1000 )); shift
-  while ! eval "$*"; do [ "$(now_ms)" -lt "$_end" ] || return 1; sleep 0.2; done; }
 mount_v3 /mnt/a "actimeo=1,lookupcache=positive"
 dmesg_before=$(dmesg_errors | wc -l)
-restart() {
-  touch /mnt/a/restart-$1
-  echo "RESTART_ASKED $1 $(now_ms)"
-  wait_until $(t 300) "[ -e /mnt/a/restarted-$1 ]" || fail "the host's restarted-$1 never showed"
-  echo "RESTART_SEEN $1 $(now_ms)"
-}
+restart() { ask_restart $1 /mnt/a /mnt/a; }
 
 note "a failover during a long write ($DD_MB MB, dd conv=fsync)"
-dd if=/dev/urandom of=/tmp/src bs=1M count=$DD_MB status=none
-sum=$(sha256sum < /tmp/src | cut -d' ' -f1)
-echo "SUM $sum"
-t0=$(now_ms)
-( dd if=/tmp/src of=/mnt/a/long bs=1M conv=fsync status=none; echo $? > /tmp/dd.rc ) &
-D=$!
-wait_until $(t 120) '[ "$(stat -c %s /mnt/a/long 2>/dev/null || echo 0)" -gt $((DD_MB * 1048576 / 5)) ]' \
-  || fail "dd did not get a fifth of the way within 120 s"
-restart 1 &
-R=$!
-wait $D
-echo "DD_MS $(( $(now_ms) - t0 ))"
-wait $R || fail "restart 1"
-expect_eq "dd's exit status across the failover" 0 "$(cat /tmp/dd.rc)"
-echo 3 > /proc/sys/vm/drop_caches
-expect_eq "sha256 of the file written across the failover" "$sum" "$(sha256sum < /mnt/a/long | cut -d' ' -f1)"
-rm /tmp/src
+dd_across_restart /mnt/a
 
 note "a failover while small files are written (each created, written and closed)"
 mkdir /mnt/a/small
@@ -175,18 +152,11 @@ def test_nfs3_failover_by_kill_9_during_a_long_write_and_small_files(emulator, o
 JOB_SMB = r"""
 . /job/lib.sh
 SMB_HOST=10.0.2.2
-wait_until() { _end=$(( $(now_ms) + $1 * 1000 )); shift
-  while ! eval "$*"; do [ "$(now_ms)" -lt "$_end" ] || return 1; sleep 0.2; done; }
 mkdir -p /mnt/s
 mount -t cifs "//$SMB_HOST/data" /mnt/s -o "port=$NFS_PORT,username=$SMB_USER,password=$SMB_PASSWORD,vers=3.1.1,actimeo=1" \
   || fail "mount -t cifs through the balancer"
 dmesg_before=$(dmesg_errors | wc -l)
-restart() {
-  touch /mnt/s/restart-$1
-  echo "RESTART_ASKED $1 $(now_ms)"
-  wait_until $(t 300) "[ -e /mnt/s/restarted-$1 ]" || fail "the host's restarted-$1 never showed"
-  echo "RESTART_SEEN $1 $(now_ms)"
-}
+restart() { ask_restart $1 /mnt/s /mnt/s; }
 note "files closed before the failover"
 mkdir /mnt/s/before
 i=1; while [ $i -le 20 ]; do echo "before $i" > /mnt/s/before/f$i; i=$((i + 1)); done

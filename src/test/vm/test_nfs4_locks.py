@@ -20,8 +20,6 @@ HELPERS = r"""
 . /job/lib.sh
 P="perl /job/locks.pl"
 # wait_until SECONDS SHELL-CONDITION
-wait_until() { _end=$(( $(now_ms) + $1 * 1000 )); shift
-  while ! eval "$*"; do [ "$(now_ms)" -lt "$_end" ] || return 1; sleep 0.1; done; }
 # ms_since FILE WORD T0: the <ms> printed after WORD in FILE minus T0
 ms_since() { echo $(( $(awk -v w="$2" '$1 == w { print $2 }' "$1") - $3 )); }
 """

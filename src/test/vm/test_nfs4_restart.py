@@ -35,40 +35,15 @@ except OSError as e:
 JOB = r"""
 . /job/lib.sh
 P="perl /job/locks.pl"
-wait_until() { _end=$(( $(now_ms) + $1 * 1000 )); shift
-  while ! eval "$*"; do [ "$(now_ms)" -lt "$_end" ] || return 1; sleep 0.2; done; }
 # the markers the host writes through the SDK: looked up afresh each time (no negative lookup cache)
 mount_v41 /mnt/a "actimeo=1,lookupcache=positive"
 mount_v41 /mnt/b "nosharecache,actimeo=1,lookupcache=positive"
 dmesg_before=$(dmesg_errors | wc -l)
 # restart N: asks the host to restart the gateway and returns once the restarted gateway answered
-restart() {
-  touch /mnt/b/restart-$1
-  echo "RESTART_ASKED $1 $(now_ms)"
-  wait_until $(t 300) "[ -e /mnt/a/restarted-$1 ]" || fail "the host's restarted-$1 never showed"
-  echo "RESTART_SEEN $1 $(now_ms)"
-}
+restart() { ask_restart $1 /mnt/b /mnt/a; }
 
 note "a restart during a long write ($DD_MB MB, dd conv=fsync)"
-dd if=/dev/urandom of=/tmp/src bs=1M count=$DD_MB status=none
-sum=$(sha256sum < /tmp/src | cut -d' ' -f1)
-echo "SUM $sum"
-t0=$(now_ms)
-( dd if=/tmp/src of=/mnt/a/long bs=1M conv=fsync status=none; echo $? > /tmp/dd.rc ) &
-D=$!
-wait_until $(t 120) '[ "$(stat -c %s /mnt/a/long 2>/dev/null || echo 0)" -gt $((DD_MB * 1048576 / 5)) ]' \
-  || fail "dd did not get a fifth of the way within 120 s"
-restart 1 &
-R=$!
-wait $D
-echo "DD_END $(now_ms)"
-echo "DD_MS $(( $(now_ms) - t0 ))"
-wait $R || fail "restart 1"
-expect_eq "dd's exit status across the restart" 0 "$(cat /tmp/dd.rc)"
-echo 3 > /proc/sys/vm/drop_caches
-expect_eq "sha256 of the file written across the restart" "$sum" "$(sha256sum < /mnt/a/long | cut -d' ' -f1)"
-expect_eq "its size" $((DD_MB * 1048576)) "$(stat -c %s /mnt/a/long)"
-rm /tmp/src
+dd_across_restart /mnt/a
 
 note "a restart while a lock is held and a file is open for writing"
 echo locked > /mnt/a/locked

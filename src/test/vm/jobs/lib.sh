@@ -62,6 +62,43 @@ manifest() {
 }
 # dmesg_errors: the kernel's messages of level err or worse
 dmesg_errors() { dmesg --level=emerg,alert,crit,err 2>/dev/null || true; }
+# wait_until SECONDS CONDITION...: evaluates the shell CONDITION every 0.1 s until it holds; false after SECONDS
+wait_until() { _end=$(( $(now_ms) + $1 * 1000 )); shift
+  while ! eval "$*"; do [ "$(now_ms)" -lt "$_end" ] || return 1; sleep 0.1; done; }
+# dd_across_restart MOUNTPOINT: $DD_MB MB of random bytes written with `dd conv=fsync` to MOUNTPOINT/long while the
+# job's own `restart 1` runs (asked once dd wrote a fifth); dd must exit 0, and the file read back after dropping the
+# page cache must have the source's sha256 and size. Prints SUM <sha256>, DD_END <ms>, DD_MS <ms>.
+dd_across_restart() {
+  dd if=/dev/urandom of=/tmp/src bs=1M count=$DD_MB status=none
+  sum=$(sha256sum < /tmp/src | cut -d' ' -f1)
+  echo "SUM $sum"
+  local t0 D R
+  t0=$(now_ms)
+  ( dd if=/tmp/src of="$1/long" bs=1M conv=fsync status=none; echo $? > /tmp/dd.rc ) &
+  D=$!
+  wait_until $(t 120) "[ \"\$(stat -c %s $1/long 2>/dev/null || echo 0)\" -gt $((DD_MB * 1048576 / 5)) ]" \
+    || fail "dd did not get a fifth of the way within 120 s"
+  restart 1 &
+  R=$!
+  wait $D
+  echo "DD_END $(now_ms)"
+  echo "DD_MS $(( $(now_ms) - t0 ))"
+  wait $R || fail "restart 1"
+  expect_eq "dd's exit status across the restart" 0 "$(cat /tmp/dd.rc)"
+  echo 3 > /proc/sys/vm/drop_caches
+  expect_eq "sha256 of the file written across the restart" "$sum" "$(sha256sum < "$1/long" | cut -d' ' -f1)"
+  expect_eq "its size" $((DD_MB * 1048576)) "$(stat -c %s "$1/long")"
+  rm /tmp/src
+}
+# ask_restart N ASK_DIR SEEN_DIR: asks the host to restart (or fail over) the gateway by creating ASK_DIR/restart-N,
+# and returns once the host's SEEN_DIR/restarted-N shows (it writes it when the gateway serves again); prints
+# RESTART_ASKED / RESTART_SEEN N <ms>
+ask_restart() {
+  touch "$2/restart-$1"
+  echo "RESTART_ASKED $1 $(now_ms)"
+  wait_until $(t 300) "[ -e $3/restarted-$1 ]" || fail "the host's restarted-$1 never showed"
+  echo "RESTART_SEEN $1 $(now_ms)"
+}
 
 # The workload steps the NFS and the SMB jobs share. They act on $MP (the mount point) and stop the job on the first
 # difference; the values later checks compare against are left in globals: sum (sha256 of the big file, by
