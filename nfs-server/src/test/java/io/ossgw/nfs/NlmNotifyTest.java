@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 class NlmNotifyTest {
   static final Duration GRACE = Duration.ofSeconds(60);
   static final int NLM4_DENIED_NOLOCKS = 2;
-  /** How long an SM_NOTIFY may take to arrive (tries, backoff, a busy machine). */
-  static final Duration ARRIVAL = Slowdown.scaled(Duration.ofSeconds(30));
+  /** How long an SM_NOTIFY may take to arrive on a quiet machine (tries, backoff), before Slowdown's scaling. */
+  static final Duration ARRIVAL = Duration.ofSeconds(30);
 
   @TempDir
   Path state;
@@ -112,7 +112,7 @@ class NlmNotifyTest {
     assertThat(statd.notices).as("nobody to notify at a first start").isEmpty();
 
     gw.restart(); // the lock table is gone with the process; the list and the state number are on disk
-    FakeStatd.Notice n = statd.next(ARRIVAL);
+    FakeStatd.Notice n = statd.next(Slowdown.scaled(ARRIVAL));
     assertThat(n).as("SM_NOTIFY at the client's statd").isEqualTo(new FakeStatd.Notice("127.0.0.1", before + 2,
         "127.0.0.1"));
     assertThat(listed()).contains("state " + (before + 2) + "\n");
@@ -183,7 +183,8 @@ class NlmNotifyTest {
     assertThat(new String(stored.get(MonitorList.STATE_KEY), StandardCharsets.US_ASCII)).isEqualTo("1");
 
     gw.restart(); // the next holder: nothing local, everything from the store
-    assertThat(statd.next(ARRIVAL)).isEqualTo(new FakeStatd.Notice("nfs.example.com", 3, "127.0.0.1"));
+    assertThat(statd.next(Slowdown.scaled(ARRIVAL)))
+        .isEqualTo(new FakeStatd.Notice("nfs.example.com", 3, "127.0.0.1"));
     assertThat(new String(hosts.loadAll().get(MonitorList.STATE_KEY), StandardCharsets.US_ASCII)).isEqualTo("3");
     assertThat(gw.server.v4State().grace().active()).as("v4.1 waits for the NLM reclaims too").isTrue();
     connect();
