@@ -52,6 +52,13 @@ public interface NfsConfig {
    */
   java.util.Optional<String> nsmName();
 
+  /**
+   * {@code ossgw.nfs.nsm-rpcbind-port}: the port of the NFSv3 clients' rpcbind, where the gateway looks their statd up
+   * (PMAPPROC_GETPORT over UDP) to send them SM_NOTIFY. Default 111, the port every rpcbind listens on; 1 to 65535.
+   */
+  @WithDefault("111")
+  int nsmRpcbindPort();
+
   /** {@code ossgw.nfs.v4.*}: NFSv4.1 settings (used when {@code ossgw.nfs.versions} has 4.1). */
   V4 v4();
 

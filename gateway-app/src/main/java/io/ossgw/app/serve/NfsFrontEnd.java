@@ -95,6 +95,9 @@ final class NfsFrontEnd implements AutoCloseable {
       problems.add("ossgw.nfs.v4.lease-time must be whole seconds from 1s to 1h (clients get it in seconds), got "
           + lease);
     }
+    if (cfg.nsmRpcbindPort() < 1 || cfg.nsmRpcbindPort() > 65535) {
+      problems.add("ossgw.nfs.nsm-rpcbind-port must be from 1 to 65535, got " + cfg.nsmRpcbindPort());
+    }
     Duration grace = cfg.v4().graceTime();
     if (grace.isNegative() || grace.compareTo(MAX_V4_TIME) > 0) {
       problems.add("ossgw.nfs.v4.grace-time must be from 0s to 1h, got " + grace);
@@ -132,7 +135,7 @@ final class NfsFrontEnd implements AutoCloseable {
         .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout())
         .maxConnections(cfg.maxConnections()).idleTimeout(cfg.idleTimeout()).recordTimeout(cfg.recordTimeout())
         .stallTimeout(cfg.stallTimeout()).sharedHandles(sharedHandles).clientRecords(clientRecords)
-        .nlmHosts(nlmHosts).nsmName(cfg.nsmName().orElse(null));
+        .nlmHosts(nlmHosts).nsmName(cfg.nsmName().orElse(null)).nsmRpcbindPort(cfg.nsmRpcbindPort());
     if (locks != null) {
       b.locks(locks);
     }
