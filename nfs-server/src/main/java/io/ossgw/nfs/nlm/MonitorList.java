@@ -4,13 +4,10 @@ import io.ossgw.core.cluster.ClientRecordStore;
 import io.ossgw.core.cluster.ClusterStoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import io.ossgw.core.util.AtomicFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -316,17 +313,8 @@ public final class MonitorList {
     for (Host h : hosts()) {
       sb.append(h.line()).append('\n');
     }
-    Path tmp = file.resolveSibling(FILE + ".tmp");
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        ByteBuffer data = StandardCharsets.US_ASCII.encode(sb.toString());
-        while (data.hasRemaining()) {
-          ch.write(data);
-        }
-        ch.force(true); // on disk before the LOCK reply: a crash right after must still notify this host
-      }
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      AtomicFiles.replace(file, sb.toString()); // on disk before the LOCK reply: a crash right after must notify it
       return true;
     } catch (IOException e) {
       LOG.log(System.Logger.Level.WARNING, "cannot write the NLM monitor list " + file + ": " + e);
