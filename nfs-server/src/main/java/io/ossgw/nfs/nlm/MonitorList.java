@@ -23,8 +23,9 @@ import java.util.Map;
  * lockd reclaims its locks in the grace period.
  *
  * <p>A host is recorded when it first gets a lock through a monitored LOCK ({@link #monitor}), before the reply, and
- * removed when it has held no lock for {@link #IDLE} (as Linux lockd unmonitors a host it has not used for a while;
- * immediate removal would cost a write per lock/unlock cycle of a program that locks one file in a loop), when it
+ * removed once it has held no lock for {@link #IDLE} (looked at, at most every {@link #IDLE}, by the next LOCK or
+ * UNLOCK of any host; as Linux lockd unmonitors a host it has not used for a while: immediate removal would cost a
+ * write per lock/unlock cycle of a program that locks one file in a loop), when it
  * tells us it rebooted (SM_NOTIFY, FREE_ALL: {@link #forget}), and once it has been notified of a restart
  * ({@link #notified}) unless it took a lock again. At most {@link #MAX_HOSTS} are recorded; beyond it a host is
  * served unrecorded and a WARN says so.
@@ -125,10 +126,11 @@ public final class MonitorList {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the NLM monitor list " + f, e);
       }
-      if (lines.size() < 2 || !lines.get(0).equals(HEADER) || !lines.get(1).startsWith("state ")) {
+      int read = lines.size() < 2 || !lines.get(0).equals(HEADER) ? -1 : stateOf(lines.get(1));
+      if (read < 0) {
         LOG.log(System.Logger.Level.WARNING, f + " is not an NLM monitor list: ignored");
       } else {
-        before = Integer.parseInt(lines.get(1).substring(6).strip());
+        before = read;
         for (String line : lines.subList(2, Math.min(lines.size(), MAX_HOSTS + 2))) {
           add(hosts, line, f.toString());
         }
@@ -159,7 +161,7 @@ public final class MonitorList {
       String value = new String(e.getValue(), StandardCharsets.US_ASCII);
       if (e.getKey().equals(STATE_KEY)) {
         try {
-          before = Integer.parseInt(value.strip());
+          before = Math.max(0, Integer.parseInt(value.strip()));
         } catch (NumberFormatException x) {
           LOG.log(System.Logger.Level.WARNING, "NSM state '" + value + "' in the cluster store ignored");
         }
@@ -170,6 +172,15 @@ public final class MonitorList {
     MonitorList m = new MonitorList(null, store, clock, before, hosts);
     store.put(STATE_KEY, Integer.toString(m.state).getBytes(StandardCharsets.US_ASCII));
     return m;
+  }
+
+  /** The number of a {@code state N} line, or -1 if it is not one. */
+  private static int stateOf(String line) {
+    try {
+      return line.startsWith("state ") ? Math.max(-1, Integer.parseInt(line.substring(6).strip())) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private static void add(Map<String, Host> hosts, String line, String where) {
