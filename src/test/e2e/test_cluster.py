@@ -50,20 +50,21 @@ NLM_PROGRAM, NLMPROC4_LOCK, NLMPROC4_UNLOCK = 100021, 2, 4
 NLM4_GRANTED, NLM4_DENIED, NLM4_DENIED_NOLOCKS, NLM4_DENIED_GRACE_PERIOD = 0, 1, 2, 4
 
 
-def nlm_lock(port, bucket, name, unlock=False):
-    """A raw NLM v4 LOCK (exclusive, non-blocking, whole file) or UNLOCK of /BUCKET/NAME, over the gateway's one NFS
-    port (RFC 1813 appendix II; MOUNT and LOOKUP first for the handle): the nlm4_stats answered."""
+def nlm_lock(port, bucket, name, unlock=False, host="testhost", reclaim=False):
+    """A raw NLM v4 LOCK (exclusive, non-blocking, whole file; a reclaim with `reclaim`) or UNLOCK of /BUCKET/NAME by
+    owner 4242 of client `host`, over the gateway's one NFS port (RFC 1813 appendix II; MOUNT and LOOKUP first for the
+    handle): the nlm4_stats answered."""
     s = onc_rpc.connect(port)
     try:
         accepted, stat, root = onc_rpc.mnt(s, f"/{bucket}")
         assert accepted and stat == 0 and root, (accepted, stat)
         fh = onc_rpc.lookup(s, root, name)
         x = onc_rpc.xdr_string
-        alock = x("testhost") + x(fh) + x(b"4242@testhost") + struct.pack(">iQQ", 4242, 0, 0)
+        alock = x(host) + x(fh) + x(f"4242@{host}".encode()) + struct.pack(">iQQ", 4242, 0, 0)
         if unlock:
             args, proc = x(b"ck") + alock, NLMPROC4_UNLOCK
         else:  # cookie, block, exclusive, alock, reclaim, state
-            args, proc = x(b"ck") + struct.pack(">II", 0, 1) + alock + struct.pack(">Ii", 0, 1), NLMPROC4_LOCK
+            args, proc = x(b"ck") + struct.pack(">II", 0, 1) + alock + struct.pack(">Ii", int(reclaim), 1), NLMPROC4_LOCK
         # as root, squashed like nfs-cp's root that created the files: the caller may lock (RFC 1813 leaves it open)
         _xid, accepted, stat, rest = onc_rpc.rpc(s, 7, NLM_PROGRAM, 4, proc, args, cred=onc_rpc.auth_sys(0, 0))
         assert accepted and stat == 0, (accepted, stat)
@@ -488,6 +489,89 @@ def test_standby_takeover_keeps_v41_opens_and_locks_and_aborts_the_dead_holders_
     assert wait_until(lambda: not set(left) & set(open_uploads()), 60), (left, open_uploads(), b.log()[-3000:])
     assert wait_until(lambda: re.search(r"node b aborted 1 multipart upload", b.log()), 30), b.log()[-3000:]
     assert bucket.get_object("locked.txt").read() == b"0123456789" * 10
+
+
+class FakeStatd:
+    """An NFSv3 client host's status monitor as a gateway sees it: a statd (NSM v1, program 100024) and an rpcbind
+    (portmapper v2) over UDP on 127.0.0.1, on ports the OS picked; GETPORT of statd over UDP answers statd's port, and
+    each SM_NOTIFY (stat_chge {mon_name, state}, XNFS chapter 11) is recorded. RPC by hand (RFC 5531)."""
+
+    def __init__(self):
+        self.notices = []
+        self.statd, self.rpcbind = (socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2))
+        for s in (self.statd, self.rpcbind):
+            s.bind(("127.0.0.1", 0))
+        self.rpcbind_port = self.rpcbind.getsockname()[1]
+        for s, handler in ((self.statd, self._statd), (self.rpcbind, self._rpcbind)):
+            threading.Thread(target=self._serve, args=(s, handler), daemon=True).start()
+
+    def _serve(self, sock, handler):
+        while True:
+            try:
+                data, peer = sock.recvfrom(65536)
+            except OSError:
+                return  # closed
+            xid, _mtype, _rpcvers, prog, vers, proc = struct.unpack(">6I", data[:24])
+            off = 24
+            for _ in range(2):  # credential and verifier
+                _flavor, n = struct.unpack(">II", data[off:off + 8])
+                off += 8 + n + (-n % 4)
+            result = handler(prog, vers, proc, data[off:], peer)
+            # REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS
+            sock.sendto(struct.pack(">6I", xid, 1, 0, 0, 0, 0) + result, peer)
+
+    def _rpcbind(self, prog, vers, proc, args, peer):
+        if proc != 3:  # PMAPPROC_GETPORT
+            return b""
+        p, v, prot, _port = struct.unpack(">4I", args[:16])
+        return struct.pack(">I", self.statd.getsockname()[1] if (p, v, prot) == (100024, 1, 17) else 0)
+
+    def _statd(self, prog, vers, proc, args, peer):
+        if proc == 6:  # SM_NOTIFY
+            n = struct.unpack(">I", args[:4])[0]
+            state = struct.unpack(">i", args[4 + n + (-n % 4):8 + n + (-n % 4)])[0]
+            self.notices.append((args[4:4 + n].decode(), state, peer[0]))
+        return b""
+
+    def close(self):
+        for s in (self.statd, self.rpcbind):
+            s.close()
+
+
+def test_standby_takeover_notifies_the_dead_holders_nlm_hosts_and_they_reclaim(cluster, workdir):
+    """Issue 23 item 2, NLM: a client host takes an NLM lock on A, which records it in the store; A is SIGKILLed; B,
+    taking the lease over, raises the NSM state number and sends the host's statd SM_NOTIFY (found through its
+    rpcbind, here a fake one) with the configured name; the host reclaims its lock on B in the grace period, another
+    host's new lock waits (NLM4_DENIED_GRACE_PERIOD) and, after the grace period, finds the reclaimed lock held."""
+    statd = FakeStatd()
+    try:
+        props = (f"ossgw.nfs.nsm-rpcbind-port={statd.rpcbind_port}", "ossgw.nfs.nsm-name=nfs.example.com",
+                 "ossgw.nfs.v4.grace-time=15s")
+        a = cluster.replica("a", props=props)
+        a.wait_answering(ready=True)
+        b = cluster.replica("b", props=props)
+        b.wait_answering()
+        rw = {"x-oss-meta-mode": str(0o100666)}
+        cluster.bucket.put_object("nlm.txt", b"x", headers=rw)
+        assert nlm_lock(a.nfs_port, cluster.bucket_name, "nlm.txt", host="client1") == NLM4_GRANTED
+        assert statd.notices == []
+
+        a.proc.kill()
+        t0 = time.monotonic()
+        assert wait_one_ready([b]) is b
+        assert wait_until(lambda: statd.notices, 60), b.log()[-3000:]
+        cluster.timing("kill9_to_sm_notify", time.monotonic() - t0)
+        assert statd.notices[0] == ("nfs.example.com", 3, "127.0.0.1"), statd.notices
+        assert nlm_lock(b.nfs_port, cluster.bucket_name, "nlm.txt", host="client2") == NLM4_DENIED_GRACE_PERIOD
+        assert nlm_lock(b.nfs_port, cluster.bucket_name, "nlm.txt", host="client1", reclaim=True) == NLM4_GRANTED
+        cluster.timing("kill9_to_nlm_reclaim", time.monotonic() - t0)
+        # after the grace period (15 s from B's start) the reclaimed lock holds against the other host
+        assert wait_until(lambda: nlm_lock(b.nfs_port, cluster.bucket_name, "nlm.txt", host="client2")
+                          != NLM4_DENIED_GRACE_PERIOD, 60)
+        assert nlm_lock(b.nfs_port, cluster.bucket_name, "nlm.txt", host="client2") == NLM4_DENIED
+        assert "SM_NOTIFY sent to client1@127.0.0.1" in b.log()
+    finally:
+        statd.close()
 
 
 def test_a_paused_holder_writes_nothing_once_its_lease_ran_out(cluster, workdir):

@@ -7,6 +7,7 @@ import io.ossgw.nfs.fs.OpenFiles;
 import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.mount.Mount3Program;
+import io.ossgw.nfs.nlm.MonitorList;
 import io.ossgw.nfs.nlm.Nlm4;
 import io.ossgw.nfs.nlm.Nlm4Program;
 import io.ossgw.nfs.nlm.Nsm1Program;
@@ -79,6 +80,9 @@ public final class NfsServer implements AutoCloseable {
   private static final Duration REAP_INTERVAL = Duration.ofSeconds(1);
   /** The open handles NFSv3 and NFSv4.1 share (so both see one state of a file). */
   private OpenFiles openFiles;
+  /** The NLM monitor list (null without NFSv3) and what tells its hosts of this start. */
+  private MonitorList nlmHosts;
+  private AutoCloseable smNotify;
 
   NfsServer(NfsServerBuilder b) {
     this.b = b;
@@ -116,14 +120,27 @@ public final class NfsServer implements AutoCloseable {
     openFiles = new OpenFiles(limits.openIdle(), limits.maxFailedReleases(), verifier::rotate);
     nfs = new Nfs3Program(exports, table, limits, new ReplyCache(8192, Duration.ofMinutes(2)), openFiles, verifier);
     Mount3Program mount = new Mount3Program(exports, table);
+    // NLM hosts from before this start are sent SM_NOTIFY and reclaim in the grace period, which runs for them too
+    try {
+      nlmHosts = !b.nfsV3 ? null : b.nlmHosts != null ? MonitorList.inStore(b.nlmHosts, b.v4Clock)
+          : MonitorList.open(b.stateDir, b.v4Clock);
+    } catch (RuntimeException e) {
+      stop();
+      throw e;
+    }
+    Grace nlmGrace = nlmHosts == null || nlmHosts.toNotify().isEmpty() ? null : new Grace(b.v4Clock, b.v4Grace);
     // NLM and NFSv4.1 share the lock table, so NLM honours the v4.1 grace period (v4state is set below, before serving)
     Nlm4Program nlm = new Nlm4Program(exports, table, b.locks, b.lockWait, Math.max(1, b.maxInFlight / 4),
-        () -> v4state != null && v4state.grace().active());
+        () -> (v4state != null && v4state.grace().active()) || (nlmGrace != null && nlmGrace.active()),
+        nlmHosts == null ? MonitorList.none(b.v4Clock) : nlmHosts);
     // a WRITE of wtmax plus the RPC header, credential and arguments
     int maxRecord = MAX_IO + 16 * 1024;
     List<RpcProgram> served;
     try {
       served = programs(mount, nlm, maxRecord, verifier);
+      if (nlmGrace != null && v4state != null) {
+        v4state.grace().runAtLeast(b.v4Grace); // no v4.1 client may take a lock an NLM host is to reclaim
+      }
     } catch (RuntimeException e) { // e.g. the cluster's client records cannot be loaded: close what is open
       stop();
       throw e;
@@ -147,6 +164,10 @@ public final class NfsServer implements AutoCloseable {
           services.add(new EmbeddedRpcbind.Service(Nfs4.PROGRAM, Nfs4.VERSION));
         }
         rpcbindPort = rpcbind.start(port, services.toArray(EmbeddedRpcbind.Service[]::new));
+      }
+      if (nlmHosts != null) { // serving: the hosts' reclaims can come in
+        smNotify = Nlm4Program.notifyHosts(nlmHosts, b.nsmRpcbindPort, b.nsmName, b.nsmFirstWait, b.nsmAttempts,
+            b.nsmTimeout);
       }
     } catch (RuntimeException e) {
       stop();
@@ -234,6 +255,11 @@ public final class NfsServer implements AutoCloseable {
     return new int[] {b.maxInFlight, b.maxInFlightPerAddress, b.maxInFlightPerConnection};
   }
 
+  /** The NLM monitor list (hosts holding NLM locks, NSM state number), or null without NFSv3 or before start. */
+  public MonitorList nlmHosts() {
+    return nlmHosts;
+  }
+
   /** The byte-range lock table NLM serves (the one given to the builder, or the server's own). */
   public LockTable locks() {
     return b.locks;
@@ -259,6 +285,14 @@ public final class NfsServer implements AutoCloseable {
    * uploaded, and the handle table is closed. The exports' file systems stay open. Idempotent.
    */
   public synchronized void stop() {
+    if (smNotify != null) {
+      try {
+        smNotify.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+      smNotify = null;
+    }
     if (v4reaper != null) {
       v4reaper.close();
       v4reaper = null;

@@ -187,6 +187,48 @@ public final class NfsServerBuilder {
 
   io.ossgw.core.cluster.ClientRecordStore clientRecords;
 
+  /**
+   * Keeps the NLM monitor list (the client hosts holding NLM locks, and the NSM state number; {@code
+   * nlm.MonitorList}) in a cluster's store instead of the state directory's {@code nlm-hosts} (issue 23 item 2): the
+   * gateway that takes the serving lease over sends those hosts SM_NOTIFY, so they reclaim their locks in its grace
+   * period. Default null: the file.
+   */
+  public NfsServerBuilder nlmHosts(io.ossgw.core.cluster.ClientRecordStore store) {
+    this.nlmHosts = store;
+    return this;
+  }
+
+  io.ossgw.core.cluster.ClientRecordStore nlmHosts;
+
+  /**
+   * The rpcbind port of the NLM client hosts, where their statd is looked up (PMAPPROC_GETPORT over UDP) to send them
+   * SM_NOTIFY after a restart or takeover; default 111 (tests point it at a fake rpcbind).
+   */
+  public NfsServerBuilder nsmRpcbindPort(int p) {
+    this.nsmRpcbindPort = p;
+    return this;
+  }
+
+  int nsmRpcbindPort = 111;
+
+  /**
+   * The {@code mon_name} sent in SM_NOTIFY: the name or address NFSv3 clients mounted this server by, which their
+   * statd matches (by name or by resolving it to addresses) against the servers it monitors. Default null: the address
+   * of this server each client called, right when clients reach the gateway directly; behind a load balancer or a
+   * Kubernetes Service set the balancer's address or name.
+   */
+  public NfsServerBuilder nsmName(String name) {
+    this.nsmName = name == null || name.isBlank() ? null : name;
+    return this;
+  }
+
+  String nsmName;
+  /** Tries per host of SM_NOTIFY, and the wait after the first failure (doubled after each); tests shorten them. */
+  int nsmAttempts = 5;
+  Duration nsmFirstWait = Duration.ofSeconds(1);
+  /** How long each GETPORT and SM_NOTIFY waits for its reply. */
+  Duration nsmTimeout = Duration.ofSeconds(3);
+
   /** How long an NFS-open file stays open without READ/WRITE before it is released (uploaded); default 5 s. */
   public NfsServerBuilder openIdleTimeout(Duration d) {
     this.openIdle = Objects.requireNonNull(d);
@@ -299,7 +341,8 @@ public final class NfsServerBuilder {
     if (exports.isEmpty()) {
       throw new IllegalArgumentException("an NFS server needs at least one export");
     }
-    if (port < 0 || port > 65535 || rpcbindPort < 0 || rpcbindPort > 65535) {
+    if (port < 0 || port > 65535 || rpcbindPort < 0 || rpcbindPort > 65535 || nsmRpcbindPort < 1
+        || nsmRpcbindPort > 65535) {
       throw new IllegalArgumentException("port out of range");
     }
     if (maxConnections < 1 || maxInFlightPerConnection < 1 || maxInFlightPerAddress < 1 || maxInFlight < 1

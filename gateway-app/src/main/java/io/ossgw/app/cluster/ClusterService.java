@@ -230,6 +230,17 @@ public class ClusterService {
         : Optional.of(io.ossgw.core.cluster.ClientRecordStore.fenced(new RedisClientRecordStore(store), lease));
   }
 
+  /**
+   * The NLM monitor list (client hosts holding NLM locks, and the NSM state number) in the store, changed only while
+   * this node holds the lease: the node that takes the lease over sends those hosts SM_NOTIFY. Empty without a store
+   * or in active mode (no NLM locks there).
+   */
+  public synchronized Optional<io.ossgw.core.cluster.ClientRecordStore> nlmHosts() {
+    return store == null || lease == null ? Optional.empty()
+        : Optional.of(io.ossgw.core.cluster.ClientRecordStore.fenced(new RedisClientRecordStore(store, "nlm-hosts"),
+            lease));
+  }
+
   /** {@link #inodeTable} as the function {@code Engine.start} takes, or null without a store. */
   public synchronized java.util.function.Function<String, io.ossgw.core.cluster.InodeNumberStore> inodeTables() {
     RedisStore s = store;

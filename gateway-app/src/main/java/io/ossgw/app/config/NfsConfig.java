@@ -43,6 +43,22 @@ public interface NfsConfig {
   @WithDefault("false")
   boolean rpcbind();
 
+  /**
+   * {@code ossgw.nfs.nsm-name}: the name sent as {@code mon_name} in the SM_NOTIFY that tells NFSv3 clients holding NLM
+   * locks of a restart or takeover (so they reclaim them): the host name or address the clients mounted, which their
+   * statd matches against the servers it monitors. Default: the gateway's address each client called, right when
+   * clients reach the gateway directly; behind a load balancer or a Kubernetes Service (cluster standby mode) set the
+   * balancer's address or DNS name.
+   */
+  java.util.Optional<String> nsmName();
+
+  /**
+   * {@code ossgw.nfs.nsm-rpcbind-port}: the port of the NFSv3 clients' rpcbind, where the gateway looks their statd up
+   * (PMAPPROC_GETPORT over UDP) to send them SM_NOTIFY. Default 111, the port every rpcbind listens on; 1 to 65535.
+   */
+  @WithDefault("111")
+  int nsmRpcbindPort();
+
   /** {@code ossgw.nfs.v4.*}: NFSv4.1 settings (used when {@code ossgw.nfs.versions} has 4.1). */
   V4 v4();
 

@@ -205,7 +205,7 @@ public class Gateway {
         // active mode: every gateway serves the same files, and a lock here would not exclude another's client
         nfs = NfsFrontEnd.start(nfsConfig, plannedExports, stateDir, x -> engineFor(x.engine()),
             cluster.active() ? LockTable.none() : null, cluster.inodeTable("nfs").orElse(null),
-            cluster.clientRecords().orElse(null));
+            cluster.clientRecords().orElse(null), cluster.nlmHosts().orElse(null));
       }
       if (smb == null && smbPlan != null) {
         smb = SmbFrontEnd.start(smbPlan, this::engineFor, mounter);

@@ -95,6 +95,9 @@ final class NfsFrontEnd implements AutoCloseable {
       problems.add("ossgw.nfs.v4.lease-time must be whole seconds from 1s to 1h (clients get it in seconds), got "
           + lease);
     }
+    if (cfg.nsmRpcbindPort() < 1 || cfg.nsmRpcbindPort() > 65535) {
+      problems.add("ossgw.nfs.nsm-rpcbind-port must be from 1 to 65535, got " + cfg.nsmRpcbindPort());
+    }
     Duration grace = cfg.v4().graceTime();
     if (grace.isNegative() || grace.compareTo(MAX_V4_TIME) > 0) {
       problems.add("ossgw.nfs.v4.grace-time must be from 0s to 1h, got " + grace);
@@ -112,23 +115,27 @@ final class NfsFrontEnd implements AutoCloseable {
    */
   static NfsFrontEnd start(NfsConfig cfg, List<ExportPlanner.PlannedExport> exports, Path stateDir,
       Function<ExportPlanner.PlannedExport, Engine> engineOf, LockTable locks) {
-    return start(cfg, exports, stateDir, engineOf, locks, null, null);
+    return start(cfg, exports, stateDir, engineOf, locks, null, null, null);
   }
 
   /**
    * As {@link #start(NfsConfig, List, Path, Function, LockTable)} with the handle table in the cluster's store when
    * {@code sharedHandles} is not null (issue 23 item 1: every gateway gives and accepts the same handles), and the
-   * NFSv4.1 client records there when {@code clientRecords} is not null (item 2: the grace period after a takeover).
+   * NFSv4.1 client records there when {@code clientRecords} is not null (item 2: the grace period after a takeover),
+   * and the NLM monitor list there when {@code nlmHosts} is not null (item 2: SM_NOTIFY to the former holder's NLM
+   * client hosts).
    */
   static NfsFrontEnd start(NfsConfig cfg, List<ExportPlanner.PlannedExport> exports, Path stateDir,
       Function<ExportPlanner.PlannedExport, Engine> engineOf, LockTable locks,
-      io.ossgw.core.cluster.InodeNumberStore sharedHandles, io.ossgw.core.cluster.ClientRecordStore clientRecords) {
+      io.ossgw.core.cluster.InodeNumberStore sharedHandles, io.ossgw.core.cluster.ClientRecordStore clientRecords,
+      io.ossgw.core.cluster.ClientRecordStore nlmHosts) {
     NfsVersions versions = NfsVersions.parse(cfg.versions());
     NfsServerBuilder b = NfsServer.builder().bind(cfg.bind()).port(cfg.port()).rpcbind(cfg.rpcbind())
         .nfsV3(versions.v3()).nfsV41(versions.v41()).v4Lease(cfg.v4().leaseTime()).v4Grace(cfg.v4().graceTime())
         .stateDir(stateDir.resolve("nfs")).openIdleTimeout(cfg.openIdleTimeout())
         .maxConnections(cfg.maxConnections()).idleTimeout(cfg.idleTimeout()).recordTimeout(cfg.recordTimeout())
-        .stallTimeout(cfg.stallTimeout()).sharedHandles(sharedHandles).clientRecords(clientRecords);
+        .stallTimeout(cfg.stallTimeout()).sharedHandles(sharedHandles).clientRecords(clientRecords)
+        .nlmHosts(nlmHosts).nsmName(cfg.nsmName().orElse(null)).nsmRpcbindPort(cfg.nsmRpcbindPort());
     if (locks != null) {
       b.locks(locks);
     }

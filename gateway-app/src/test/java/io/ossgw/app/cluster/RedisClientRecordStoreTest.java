@@ -8,6 +8,7 @@ import io.ossgw.core.cluster.ClientRecordStore;
 import io.ossgw.core.cluster.ClusterStoreException;
 import io.ossgw.core.cluster.Fence;
 import io.ossgw.core.cluster.UploadRecordStore;
+import io.ossgw.nfs.nlm.MonitorList;
 import io.vertx.mutiny.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,6 +72,33 @@ class RedisClientRecordStoreTest {
     b.remove("00ff");
     b.remove("absent");
     assertThat(a.loadAll()).containsOnlyKeys("6c696e7578");
+  }
+
+  /**
+   * The NLM monitor list (issue 23 item 2: SM_NOTIFY after a takeover) is a hash of its own beside the NFSv4.1
+   * records: the node taking over loads the hosts the former holder recorded and raises the NSM state number, odd.
+   */
+  @Test
+  void theNlmMonitorListIsAHashOfItsOwnAndEachNodeRaisesTheStateNumber() throws Exception {
+    ValkeyServer v = server();
+    ClientRecordStore v4 = new RedisClientRecordStore(store(v, "t", "a"));
+    v4.put("6c696e7578", "linux".getBytes());
+    MonitorList onA = MonitorList.inStore(new RedisClientRecordStore(store(v, "t", "a"), "nlm-hosts"),
+        java.time.Clock.systemUTC());
+    assertThat(onA.state()).isEqualTo(1);
+    assertThat(onA.toNotify()).isEmpty();
+    // a host as MonitorList writes it: its address, the gateway address it called, caller_name in hex ("hosta")
+    new RedisClientRecordStore(store(v, "t", "a"), "nlm-hosts").put("hosta@10.0.0.7",
+        "10.0.0.7 10.0.0.1 686f737461".getBytes());
+    ClientRecordStore nlmOnB = new RedisClientRecordStore(store(v, "t", "b"), "nlm-hosts");
+    MonitorList onB = MonitorList.inStore(nlmOnB, java.time.Clock.systemUTC());
+    assertThat(onB.state()).isEqualTo(3);
+    assertThat(onB.toNotify()).containsExactly(new MonitorList.Host("hosta", "10.0.0.7", "10.0.0.1"));
+    onB.notified(onB.toNotify().getFirst());
+    assertThat(nlmOnB.loadAll()).containsOnlyKeys(MonitorList.STATE_KEY);
+    assertThat(new String(nlmOnB.loadAll().get(MonitorList.STATE_KEY))).isEqualTo("3");
+    assertThat(v4.loadAll()).containsOnlyKeys("6c696e7578");
+    assertThat(new RedisClientRecordStore(store(v, "u", "c"), "nlm-hosts").loadAll()).isEmpty();
   }
 
   @Test

@@ -315,6 +315,16 @@ public final class LockTable {
     }
   }
 
+  /** Lock records {@code client} holds now (0 when none), over all files: NLM forgets a host when it holds none. */
+  public int held(String client) {
+    mu.lock();
+    try {
+      return perClient.getOrDefault(client, 0);
+    } finally {
+      mu.unlock();
+    }
+  }
+
   /** Lock records held now, over all files. */
   public int size() {
     mu.lock();

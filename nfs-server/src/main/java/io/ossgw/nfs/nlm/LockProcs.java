@@ -53,10 +53,14 @@ import org.dcache.oncrpc4j.rpc.RpcCall;
  * A waiter interrupted by a signal sends CANCEL, which ends the held request; if the grant had already been sent,
  * CANCEL answers NLM4_DENIED and the client then sends UNLOCK, so no lock is left behind.
  *
- * <p>Grace. While NFSv4.1 clients reclaim their locks after a restart (the v4.1 grace period), TEST and LOCK without
- * the reclaim flag answer NLM4_DENIED_GRACE_PERIOD (as Linux lockd does in its grace period): the lock table is
- * shared, and a lock taken now could be one a v4.1 client is about to reclaim. NLM clients are not recorded across
- * restarts, so their reclaims are served as they come.
+ * <p>Grace. While clients reclaim their locks after a restart or a takeover (the grace period: NFSv4.1 clients known
+ * from before, or NLM hosts of the {@link MonitorList} sent SM_NOTIFY), TEST and LOCK without the reclaim flag answer
+ * NLM4_DENIED_GRACE_PERIOD (as Linux lockd does in its grace period): the lock table is shared, and a lock taken now
+ * could be one a client is about to reclaim. Reclaims (LOCK with reclaim set) are served as they come.
+ *
+ * <p>Monitoring. A monitored LOCK (not NM_LOCK) records its host in the {@link MonitorList} before it is served (as
+ * Linux lockd asks its statd to SM_MON a host first); a host whose locks are all gone is removed a while later, and at
+ * once when it rebooted (SM_NOTIFY, FREE_ALL).
  */
 final class LockProcs {
   private static final System.Logger LOG = System.getLogger(LockProcs.class.getName());
@@ -73,6 +77,7 @@ final class LockProcs {
   private final Map<String, Integer> states = new ConcurrentHashMap<>();
   /** The NFSv4.1 grace period (locks are shared: while v4.1 clients reclaim, NLM takes no new lock, as Linux lockd). */
   private final java.util.function.BooleanSupplier inGrace;
+  private final MonitorList hosts;
 
   /**
    * @param lockWait how long a blocking LOCK is held waiting for the conflicting lock to go
@@ -80,8 +85,9 @@ final class LockProcs {
    *     it they are answered at once
    */
   LockProcs(Exports exports, InodeTable table, LockTable locks, Duration lockWait, int maxHeld,
-      java.util.function.BooleanSupplier inGrace) {
+      java.util.function.BooleanSupplier inGrace, MonitorList hosts) {
     this.inGrace = inGrace;
+    this.hosts = hosts;
     this.exports = exports;
     this.table = table;
     this.handles = new FileHandles(table.secret());
@@ -122,6 +128,7 @@ final class LockProcs {
     }
     if (monitored) {
       noteState(t.owner.client(), a.state());
+      hosts.monitor(host(call, a.alock().caller_name())); // before the reply: a restart right after must notify it
     }
     boolean hold = a.block() && monitored && holds.tryAcquire();
     try {
@@ -141,6 +148,9 @@ final class LockProcs {
       if (hold) {
         holds.release();
       }
+      if (monitored) {
+        hosts.held(t.owner.client(), locks.held(t.owner.client()));
+      }
     }
   }
 
@@ -153,6 +163,7 @@ final class LockProcs {
   nlm4_res unlock(RpcCall call, NlmXdr.nlm4_unlockargs a) {
     Target t = target(call, a.alock());
     LockTable.Result r = locks.unlock(t.file, t.owner, t.start, t.end);
+    hosts.held(t.owner.client(), locks.held(t.owner.client()));
     return new nlm4_res(a.cookie(),
         r.status() == LockTable.Status.GRANTED ? Nlm4.NLM4_GRANTED : Nlm4.NLM4_DENIED_NOLOCKS);
   }
@@ -160,6 +171,7 @@ final class LockProcs {
   /** FREE_ALL: the named client (from the calling address) rebooted; its locks go. */
   void freeAll(RpcCall call, nlm4_notify a) {
     int n = locks.releaseClient(clientOf(a.name(), call));
+    hosts.forget(clientOf(a.name(), call));
     LOG.log(System.Logger.Level.INFO, "FREE_ALL from " + clientOf(a.name(), call) + ": " + n + " locks released");
   }
 
@@ -189,6 +201,7 @@ final class LockProcs {
       states.put(client, state);
     }
     int n = locks.releaseClient(client);
+    hosts.forget(client);
     LOG.log(System.Logger.Level.INFO, "SM_NOTIFY from " + client + " (NSM state " + state + "): " + n
         + " locks released");
     return n;
@@ -224,6 +237,14 @@ final class LockProcs {
     if (!Permissions.mayLock(a, Identities.caller(call.getCredential(), t.export))) {
       throw new NlmError(Nlm4.NLM4_FAILED, "no read or write permission on " + t.path);
     }
+  }
+
+  /** The calling host as the monitor list records it: caller_name, its address and the address of ours it called. */
+  private static MonitorList.Host host(RpcCall call, String callerName) {
+    InetSocketAddress from = call.getTransport().getRemoteSocketAddress();
+    InetSocketAddress to = call.getTransport().getLocalSocketAddress();
+    return new MonitorList.Host(callerName, from == null ? "?" : from.getAddress().getHostAddress(),
+        to == null ? "?" : to.getAddress().getHostAddress());
   }
 
   private static String clientOf(String callerName, RpcCall call) {

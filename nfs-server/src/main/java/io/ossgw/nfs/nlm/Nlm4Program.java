@@ -50,7 +50,19 @@ public final class Nlm4Program implements RpcDispatchable {
    */
   public Nlm4Program(Exports exports, InodeTable table, LockTable locks, Duration lockWait, int maxHeld,
       java.util.function.BooleanSupplier inGrace) {
-    this.procs = new LockProcs(exports, table, locks, lockWait, maxHeld, inGrace);
+    this(exports, table, locks, lockWait, maxHeld, inGrace, MonitorList.none(java.time.Clock.systemUTC()));
+  }
+
+  /**
+   * As {@link #Nlm4Program(Exports, InodeTable, LockTable, Duration, int, java.util.function.BooleanSupplier)}, with
+   * the hosts taking locks recorded in {@code hosts} (so they can be sent SM_NOTIFY after a restart or takeover)
+   *
+   * @param inGrace whether the grace period runs (NFSv4.1 clients or NLM hosts from before reclaiming): TEST and
+   *     non-reclaim LOCK then answer NLM4_DENIED_GRACE_PERIOD
+   */
+  public Nlm4Program(Exports exports, InodeTable table, LockTable locks, Duration lockWait, int maxHeld,
+      java.util.function.BooleanSupplier inGrace, MonitorList hosts) {
+    this.procs = new LockProcs(exports, table, locks, lockWait, maxHeld, inGrace, hosts);
   }
 
   /**
@@ -63,6 +75,21 @@ public final class Nlm4Program implements RpcDispatchable {
    */
   public int rebooted(String name, java.net.InetAddress from, int state) {
     return procs.rebooted(name + "@" + from.getHostAddress(), state);
+  }
+
+  /**
+   * Starts sending SM_NOTIFY of this start's NSM state to the hosts {@code hosts} recorded before it ({@link
+   * SmNotifier}), in the background; each is removed from the list once notified or given up on.
+   *
+   * @param rpcbindPort the hosts' rpcbind port (111)
+   * @param name the mon_name to send, or null for the address each host called
+   * @return what stops the notifications (the server stopping; hosts not notified yet stay recorded)
+   */
+  public static AutoCloseable notifyHosts(MonitorList hosts, int rpcbindPort, String name, Duration firstWait,
+      int attempts, Duration timeout) {
+    SmNotifier n = new SmNotifier(rpcbindPort, name, firstWait, attempts, timeout);
+    n.notifyAll(hosts.toNotify(), hosts.state(), hosts::notified);
+    return n;
   }
 
   @Override

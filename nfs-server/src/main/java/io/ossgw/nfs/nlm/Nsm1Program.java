@@ -31,10 +31,15 @@ public final class Nsm1Program implements RpcDispatchable {
     this.nlm = nlm;
   }
 
-  /** struct stat_chge: the rebooted host's name and its new state number. */
-  record stat_chge(String mon_name, int state) {
+  /** struct stat_chge: the rebooted host's name and its new state number (received, and sent by SmNotifier). */
+  record stat_chge(String mon_name, int state) implements io.ossgw.nfs.xdr.XdrType {
     static stat_chge decode(XdrReader r) {
       return new stat_chge(r.string(Nlm4.SM_MAXSTRLEN), r.int32());
+    }
+
+    @Override
+    public void encode(io.ossgw.nfs.xdr.XdrWriter w) {
+      w.string(mon_name).int32(state);
     }
   }
 

@@ -6,12 +6,9 @@ import io.ossgw.nfs.v4.xdr.Nfs4;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -235,17 +232,8 @@ public final class ClientStore {
       o.duplicate().get(b);
       sb.append(HexFormat.of().formatHex(b)).append('\n');
     }
-    Path tmp = file.resolveSibling(FILE + ".tmp");
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        ByteBuffer data = StandardCharsets.US_ASCII.encode(sb.toString());
-        while (data.hasRemaining()) {
-          ch.write(data);
-        }
-        ch.force(true); // the record must be on disk before the client is told it holds state
-      }
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      io.ossgw.core.util.AtomicFiles.replace(file, sb.toString()); // on disk before the client is told it holds state
     } catch (IOException e) {
       // a lost record only costs a client its reclaim after a restart: serve on, say so
       LOG.log(System.Logger.Level.WARNING, "cannot write the NFSv4 client record " + file + ": " + e);

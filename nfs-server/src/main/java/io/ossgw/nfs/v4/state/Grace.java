@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Grace {
   private final Clock clock;
   private volatile long endMillis;
+  /** The period runs at least until this, whatever the NFSv4.1 clients do ({@link #runAtLeast}). */
+  private volatile long floorMillis = Long.MIN_VALUE;
   /** Owners that may reclaim; null: any client (a grace without a record of clients, in tests). */
   private final Set<ByteBuffer> reclaimers;
   /** Reclaimers that have not sent RECLAIM_COMPLETE yet. */
@@ -55,9 +57,18 @@ public final class Grace {
     this.endMillis = owners != null && owners.isEmpty() ? Long.MIN_VALUE : clock.millis() + length.toMillis();
   }
 
+  /**
+   * Keeps the period running for {@code length} from now even when no NFSv4.1 client may reclaim or all sent
+   * RECLAIM_COMPLETE: NLM hosts sent SM_NOTIFY reclaim in it too, and send no RECLAIM_COMPLETE (XNFS chapter 11).
+   */
+  public void runAtLeast(Duration length) {
+    floorMillis = clock.millis() + length.toMillis();
+  }
+
   /** Whether the grace period is running. */
   public boolean active() {
-    if (clock.millis() < endMillis) {
+    long now = clock.millis();
+    if (now < endMillis || now < floorMillis) {
       return true;
     }
     if (ended.compareAndSet(false, true)) {
@@ -69,6 +80,7 @@ public final class Grace {
   /** Ends the grace period now. */
   public void end() {
     endMillis = Long.MIN_VALUE;
+    floorMillis = Long.MIN_VALUE;
     active();
   }
 
@@ -122,7 +134,8 @@ public final class Grace {
       all = reclaimers != null && pending.isEmpty();
     }
     if (all) {
-      end();
+      endMillis = Long.MIN_VALUE; // the NLM hosts' part (runAtLeast) runs on
+      active();
     }
   }
 }
