@@ -185,9 +185,14 @@ nfs_keys() {
     --set nfs.v4.leaseTime=30s --set nfs.v4.graceTime=45s --kube-version "$KUBE_VERSION")" || return 1
   grep -q '^    ossgw.nfs.versions=4.1$' <<<"$out" && grep -q '^    ossgw.nfs.v4.lease-time=30s$' <<<"$out" \
     && grep -q '^    ossgw.nfs.v4.grace-time=45s$' <<<"$out" && ! grep -q 'port: 111' <<<"$out" || return 1
-  "$HELM" template m helm/ossgw -f helm/examples/both.yaml --kube-version "$KUBE_VERSION" | grep -q 'port: 111'
+  "$HELM" template m helm/ossgw -f helm/examples/both.yaml --kube-version "$KUBE_VERSION" | grep -q 'port: 111' \
+    || return 1
+  # nfs.nsmName: the name NLM clients mounted, sent in SM_NOTIFY; unset, no key (the address each client called)
+  "$HELM" template m helm/ossgw -f helm/examples/both.yaml --set nfs.nsmName=nfs.example.com \
+    --kube-version "$KUBE_VERSION" | grep -q '^    ossgw.nfs.nsm-name=nfs.example.com$' \
+    && ! "$HELM" template m helm/ossgw -f helm/examples/both.yaml --kube-version "$KUBE_VERSION" | grep -q 'nsm-name'
 }
-check "chart: nfs.versions and nfs.v4.* reach ossgw.properties; port 111 only with rpcbind" nfs_keys
+check "chart: nfs.versions, nfs.v4.* and nfs.nsmName reach ossgw.properties; port 111 only with rpcbind" nfs_keys
 
 # --- 4. values schema
 check "values.schema.json rejects an unknown key" fails "$HELM" lint --strict helm/ossgw --set imagePulPolicy=x \
