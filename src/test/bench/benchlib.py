@@ -49,18 +49,28 @@ def wait_until(pred, timeout, what):
     raise RuntimeError(f"timed out after {timeout} s waiting for {what}")
 
 
-def wait_port(port, proc, what, limit=300):
-    """Waits until 127.0.0.1:`port` accepts a connection; SystemExit if `proc` exits or `limit` seconds pass."""
-    end = time.time() + limit
-    while time.time() < end:
+def wait_serving(proc, what, up, limit, late, step=0.2):
+    """Waits until `up()` is true (an OSError from it counts as not yet); SystemExit if `proc` exits, or with the
+    message `late` once `limit` seconds passed."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
         if proc.poll() is not None:
             raise SystemExit(f"{what} exited")
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
+            if up():
+                return
         except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{what} did not listen on {port}")
+            pass
+        time.sleep(step)
+    raise SystemExit(late)
+
+
+def wait_port(port, proc, what, limit=300):
+    """Waits until 127.0.0.1:`port` accepts a connection; SystemExit if `proc` exits or `limit` seconds pass."""
+    def listening():
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    wait_serving(proc, what, listening, limit, f"{what} did not listen on {port}")
 
 
 def start_cluster_backends(ossgw, work, bucket, ak, sk):

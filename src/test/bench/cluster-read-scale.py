@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oss2  # noqa: E402
-from benchlib import cpu_seconds, free_port, start_cluster_backends, stop_popens  # noqa: E402
+from benchlib import cpu_seconds, free_port, start_cluster_backends, stop_popens, wait_serving  # noqa: E402
 
 ARGS = [int(a) for a in sys.argv[1:]]
 FILES, SIZE_MIB, READERS, RUNS = (ARGS + [8, 32, 6, 2][len(ARGS):])[:4]
@@ -36,17 +36,10 @@ VALKEY = shutil.which("valkey-server") or shutil.which("redis-server")
 
 
 def wait_ready(port, proc, what, limit=300):
-    t = time.time() + limit
-    while time.time() < t:
-        if proc.poll() is not None:
-            raise SystemExit(f"{what} exited")
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/q/health/ready", timeout=5).status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise SystemExit(f"{what} was not ready within {limit} s")
+    """Waits until the gateway's /q/health/ready answers 200 (benchlib.wait_serving)."""
+    wait_serving(proc, what, lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/q/health/ready",
+                                                            timeout=5).status == 200,
+                 limit, f"{what} was not ready within {limit} s", step=0.3)
 
 
 def counters(endpoint):
