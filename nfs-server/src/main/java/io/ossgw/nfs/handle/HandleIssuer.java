@@ -92,6 +92,17 @@ public final class HandleIssuer {
   }
 
   /**
+   * Where a handle resolved to {@code path} leads once the renames in progress of that path (or a directory above it)
+   * are done, when its object was found missing there: the new path if a rename moved it, else null (it is gone).
+   * Waits for those renames ({@link io.ossgw.nfs.fs.NameChanges#settle}).
+   */
+  public String movedTo(int space, FileHandles.Decoded d, String path, io.ossgw.nfs.fs.NameChanges renames) {
+    renames.settle(space, path);
+    String now = pathOf(space, d);
+    return now != null && !now.equals(path) ? now : null;
+  }
+
+  /**
    * Records an object before the gateway removes or renames it, so that its fileid gets a tombstone (its handles turn
    * stale and a new object at the name gets the next generation) or follows it to the new name.
    */

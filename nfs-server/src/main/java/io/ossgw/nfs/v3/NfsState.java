@@ -98,12 +98,10 @@ final class NfsState {
       return t.fs().getattr(t.path());
     } catch (FsException e) {
       if (e.errno() == Errno.ENOENT || e.errno() == Errno.ENOTDIR) {
-        if (t.handle() != null) {
-          open.names().settle(t.export().id(), t.path());
-          String now = issuer.pathOf(t.export().id(), t.handle());
-          if (now != null && !now.equals(t.path())) {
-            throw new Moved(t.path() + " was renamed to " + now);
-          }
+        String now = t.handle() == null ? null
+            : issuer.movedTo(t.export().id(), t.handle(), t.path(), open.names());
+        if (now != null) {
+          throw new Moved(t.path() + " was renamed to " + now);
         }
         throw new NfsError(nfsstat3.NFS3ERR_STALE, t.path() + " is gone");
       }

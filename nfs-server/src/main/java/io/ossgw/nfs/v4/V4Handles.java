@@ -200,10 +200,9 @@ public final class V4Handles {
       if (e.status() != Nfs4.NFS4ERR_STALE) {
         throw e;
       }
-      renames.settle(t.export().id(), t.path());
       FileHandles.Decoded d = handles.decode(new nfs_fh3(t.fh()));
-      String now = d == null ? null : issuer.pathOf(t.export().id(), d);
-      if (now != null && !now.equals(t.path())) {
+      String now = d == null ? null : issuer.movedTo(t.export().id(), d, t.path(), renames);
+      if (now != null) {
         throw new V4Moved(t, new V4Target(t.export(), t.fileid(), now, t.fh()));
       }
       throw e;
