@@ -3,6 +3,13 @@ package io.ossgw.nfs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ossgw.core.cluster.MemoryInodeNumberStore;
+import io.ossgw.core.config.Credentials;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.config.MountOptions;
+import io.ossgw.core.engine.Engine;
+import io.ossgw.core.observe.EngineObserver;
+import java.util.List;
+import java.util.function.UnaryOperator;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.xdr.*;
 import java.nio.file.Path;
@@ -15,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Round trips to a cluster's handle table per NFSv3 call (issue 23: the store's cost per operation), counted on the
  * in-memory reference form of the store ({@link MemoryInodeNumberStore#requests}, one call = one Lua script against
  * Valkey): a LOOKUP of a file asks the NFS table once for the directory's handle and once for the name, a READDIRPLUS
- * asks it once per listed entry plus once per reply, and a CREATE of a new file records nothing (its named handle).
+ * asks it once per listed entry plus once per reply, and a CREATE of a new file records nothing (its named handle);
+ * a call by a handle (GETATTR, READ, WRITE) does not ask the engine's table ({@code st_ino}) at all, since its reply
+ * shows the handle's fileid.
  */
 class SharedTableRequestsTest {
   private static final int FILES = 300;
@@ -62,6 +71,50 @@ class SharedTableRequestsTest {
             .as("a new file's CREATE records nothing (a named handle)").isNull();
       } finally {
         shared.stop();
+      }
+    }
+  }
+
+  @Test
+  void aCallByHandleDoesNotAskTheEnginesTable() {
+    MemoryInodeNumberStore handles = new MemoryInodeNumberStore();
+    MemoryInodeNumberStore numbers = new MemoryInodeNumberStore(); // the engine's st_ino table, in the store too
+    try (NfsGateway gw = NfsGateway.simple(state)) {
+      gw.sdk.putObject(NfsGateway.BUCKET, "d/a.txt", new java.io.ByteArrayInputStream(NfsClient.utf8("bytes of a")));
+      EngineConfig config = EngineConfig.fromOptions(NfsGateway.BUCKET, "",
+          MountOptions.parse(List.of("url=" + gw.emu.endpoint(), "retries=2")),
+          new Credentials(NfsGateway.AK, NfsGateway.SK), 1000, 1000, state.resolve("cluster-engine"));
+      try (Engine engine = Engine.start(config, EngineObserver.NONE, UnaryOperator.identity(),
+          UnaryOperator.identity(), name -> numbers)) {
+        NfsServer shared = NfsServer.builder().bind("127.0.0.1").port(0).sharedHandles(handles)
+            .export(Export.builder("/" + NfsGateway.BUCKET, engine.fileSystem()).build()).build().start();
+        try (NfsClient c = new NfsClient(shared.port(), 1000, 1000)) {
+          nfs_fh3 dir = c.lookup(c.root("/" + NfsGateway.BUCKET), "d").object();
+          long before = numbers.requests();
+          LOOKUP3res l = c.lookup(dir, "a.txt");
+          assertThat(l.status()).isEqualTo(nfsstat3.NFS3_OK);
+          assertThat(numbers.requests() - before).as("a LOOKUP gives a handle: the engine's number is asked")
+              .isPositive();
+          long fileid = l.objAttributes().fileid();
+
+          before = numbers.requests();
+          GETATTR3res g = c.getattr(l.object());
+          assertThat(g.status()).isEqualTo(nfsstat3.NFS3_OK);
+          assertThat(c.getattr(l.object()).status()).isEqualTo(nfsstat3.NFS3_OK);
+          assertThat(numbers.requests() - before).as("engine table requests of two GETATTRs by handle").isZero();
+          before = numbers.requests();
+          assertThat(c.readAll(l.object(), 4)).isEqualTo(NfsClient.utf8("bytes of a"));
+          assertThat(numbers.requests() - before)
+              .as("engine table requests of three READs by handle: the engine's open of the file, once").isEqualTo(1);
+          assertThat(g.objAttributes().fileid()).as("the fileid is the handle's").isEqualTo(fileid);
+
+          // the number FUSE or Samba over this engine would show is the one NFS showed, also after an NFS RENAME
+          assertThat(c.rename(dir, "a.txt", dir, "b.txt").status()).isEqualTo(nfsstat3.NFS3_OK);
+          assertThat(engine.fileSystem().getattr("/d/b.txt").ino()).isEqualTo(fileid);
+          assertThat(c.getattr(c.lookup(dir, "b.txt").object()).objAttributes().fileid()).isEqualTo(fileid);
+        } finally {
+          shared.stop();
+        }
       }
     }
   }

@@ -13,6 +13,7 @@ import io.ossgw.core.vfs.VirtualFileSystem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Reports the {@link InodeTable}'s numbers as {@link FileAttr#ino()} of every attribute the wrapped engine returns, and
@@ -26,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * are not seen: a name renamed elsewhere is a new name here, with the number of its new key.
  */
 public final class InodeNumbers extends ForwardingFileSystem {
+  /** Bound around a call whose caller reports the object's number from its own table ({@link #unnumbered}). */
+  private static final ScopedValue<Boolean> UNNUMBERED = ScopedValue.newInstance();
   private final InodeTable table;
   private final ConcurrentHashMap<FileHandle, Long> open = new ConcurrentHashMap<>();
 
@@ -36,6 +39,22 @@ public final class InodeNumbers extends ForwardingFileSystem {
   public InodeNumbers(VirtualFileSystem fs, InodeTable table) {
     super(fs);
     this.table = table;
+  }
+
+  /**
+   * Runs {@code call} (a {@code getattr} of a path through this file system, or a call that makes one) without looking
+   * up the table's number: the attributes it returns carry the engine's own number (the hash of the object key), not
+   * the table's. For a caller that reports the number it already holds, as NFS does with the fileid of the handle it
+   * resolved (GETATTR, READ, WRITE and every post-op attribute): with a cluster store each lookup is a store round trip
+   * ({@code ossgw.cluster.store}), so an NFS call by handle asks the store once (for the handle) instead of two or three
+   * times. Nothing is recorded or skipped otherwise: a name first seen inside such a call is recorded at its next
+   * numbered stat, lookup or open (an NFS LOOKUP, CREATE, RENAME or REMOVE makes one before it gives out or changes a
+   * handle). Exceptions pass through unchanged.
+   *
+   * @return what {@code call} returns
+   */
+  public static <T> T unnumbered(Supplier<T> call) {
+    return ScopedValue.where(UNNUMBERED, Boolean.TRUE).call(call::get);
   }
 
   private long number(String path, long preferred) {
@@ -52,6 +71,9 @@ public final class InodeNumbers extends ForwardingFileSystem {
 
   @Override
   public FileAttr getattr(String path) {
+    if (UNNUMBERED.isBound()) {
+      return fs.getattr(path);
+    }
     return numbered(path, fs.getattr(path));
   }
 

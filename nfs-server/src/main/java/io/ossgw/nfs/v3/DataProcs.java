@@ -58,7 +58,7 @@ final class DataProcs {
       s.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(t, caller, offset, buf);
       buf.flip();
-      FileAttr after = t.fs().getattr(t.path());
+      FileAttr after = s.getattr(t);
       boolean eof = n < count || offset + n >= after.size();
       return new READ3res(nfsstat3.NFS3_OK, s.fattr(t, after), n, eof, buf);
     } catch (NfsError e) {

@@ -10,6 +10,7 @@ import io.ossgw.nfs.fs.OpenFiles;
 import io.ossgw.nfs.fs.WriteVerifier;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.nfs.handle.HandleIssuer;
+import io.ossgw.core.inode.InodeNumbers;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.nfs.xdr.fattr3;
 import io.ossgw.nfs.xdr.nfs_fh3;
@@ -95,7 +96,7 @@ final class NfsState {
    */
   FileAttr stat(Target t) {
     try {
-      return t.fs().getattr(t.path());
+      return getattr(t);
     } catch (FsException e) {
       if (e.errno() == Errno.ENOENT || e.errno() == Errno.ENOTDIR) {
         String now = t.handle() == null ? null
@@ -107,6 +108,16 @@ final class NfsState {
       }
       throw Status.error(e);
     }
+  }
+
+  /**
+   * The engine's attributes of a resolved target, without asking the engine's table for its number ({@link
+   * InodeNumbers#unnumbered}: a store round trip in a cluster): the reply shows the target's fileid ({@link #fattr}).
+   *
+   * @throws FsException as the file system's getattr
+   */
+  FileAttr getattr(Target t) {
+    return InodeNumbers.unnumbered(() -> t.fs().getattr(t.path()));
   }
 
   /**
@@ -122,7 +133,7 @@ final class NfsState {
   /** post_op_attr of an object: its attributes, or null if they cannot be had. */
   fattr3 postOp(Target t) {
     try {
-      return fattr(t, t.fs().getattr(t.path()));
+      return fattr(t, getattr(t));
     } catch (RuntimeException e) {
       return null;
     }

@@ -1,5 +1,6 @@
 package io.ossgw.nfs.v4;
 
+import io.ossgw.core.inode.InodeNumbers;
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
@@ -221,7 +222,7 @@ public final class V4Handles {
           started, null);
     }
     try {
-      return t.fs().getattr(t.path());
+      return InodeNumbers.unnumbered(() -> t.fs().getattr(t.path())); // fileid is the target's (Fattr4)
     } catch (FsException e) {
       if (e.errno() == Errno.ENOENT || e.errno() == Errno.ENOTDIR) {
         throw new Nfs4Exception(Nfs4.NFS4ERR_STALE, t.path() + " is gone");
