@@ -95,7 +95,7 @@ def failovers(guest, workdir, emulator, name, bucket, job, env, files=(), props_
 def report(label, out, done, **more):
     marks = {p[0]: int(p[1]) for p in (ln.split() for ln in out.splitlines()) if len(p) == 2 and p[0].endswith("_MS")}
     done = [{k: v for k, v in f.items() if k != "killed_at"} for f in done]
-    log(f"{label} failovers (kill -9 to a ready standby): {done}; guest: {marks}; {more}")
+    log(f"{label} failovers (kill -9 to a ready standby): {done}; guest: {marks}" + (f"; {more}" if more else ""))
     with open(TIMINGS_LOG, "a") as f:  # beside test_cluster.py's figures, for docs/deploy.md
         f.write(json.dumps({"name": label, "failovers": done, "guest_ms": marks, **more,
                             "load": round(os.getloadavg()[0], 1)}) + "\n")
