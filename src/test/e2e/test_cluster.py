@@ -175,11 +175,13 @@ class Haproxy:
     """HAProxy (mode tcp) in front of the gateways' NFS ports, sending clients only to those whose /q/health/ready says
     200 (checked every 250 ms); the sessions of a gateway marked down are shut, so clients reconnect to the new one."""
 
-    def __init__(self, workdir, replicas, port_of=lambda r: r.nfs_port, name="haproxy"):
-        """`port_of(replica)`: the port of each gateway it forwards to (their NFS ports by default)."""
+    def __init__(self, workdir, replicas, port_of=lambda r: r.nfs_port, name="haproxy", addr_of=lambda r: "127.0.0.1"):
+        """`port_of(replica)`, `addr_of(replica)`: the port and address of each gateway it forwards to (their NFS ports
+        on 127.0.0.1 by default); the health checks go to 127.0.0.1 (their HTTP ports)."""
         self.port = free_port()
         cfg = workdir / f"{name}.cfg"
-        servers = "\n".join(f"  server {r.name} 127.0.0.1:{port_of(r)} check port {r.http_port}" for r in replicas)
+        servers = "\n".join(f"  server {r.name} {addr_of(r)}:{port_of(r)} check addr 127.0.0.1 port {r.http_port}"
+                            for r in replicas)
         cfg.write_text(f"""global
   maxconn 256
 defaults
@@ -212,7 +214,7 @@ backend gateways
 
 class Replica:
     """One `ossgw serve` of the cluster: an NFS export of the bucket (and, with `mount`, a FUSE mount of it); `props`
-    are more `key=value` lines of its config file."""
+    are more `key=value` lines of its config file (one naming a key set here, like ossgw.nfs.bind, replaces it)."""
 
     def __init__(self, name, workdir, bucket, emulator, store_url, mode="standby", mount=False, options=(),
                  props=()):
@@ -234,6 +236,8 @@ class Replica:
             self.mountpoint.mkdir()
             lines += [f"ossgw.mounts.m.bucket={bucket}", f"ossgw.mounts.m.mountpoint={self.mountpoint}"]
         cfg = workdir / f"{name}.properties"
+        given = {p.split("=", 1)[0] for p in props}  # a key in `props` replaces the default line above
+        lines = [ln for ln in lines if ln.split("=", 1)[0] not in given or ln in props]
         cfg.write_text("\n".join(lines) + "\n")
         env = dict(os.environ, QUARKUS_HTTP_PORT=str(self.http_port), QUARKUS_HTTP_HOST="127.0.0.1",
                    OSSGW_STATE_DIR=str(workdir / f"state-{name}"))

@@ -152,12 +152,13 @@ def gateway(emulator, ossgw_built, new_bucket, workdir):
 
 @pytest.fixture
 def guest(vm_image, workdir):
-    """guest(script, env=None, files=(), timeout=None) -> (rc, output): runs `script` (shell text; a `#!/bin/sh`
-    line is added when missing) in a fresh guest with `env` in its environment and /job/lib.sh beside it. `timeout`
-    (default OSSGW_VM_TIMEOUT or 600 s) is of a quiet machine and scaled with the load (deadlines.py); the guest gets
-    the same factor as OSSGW_TEST_SLOWDOWN, which lib.sh's `t` applies to the job's own limits."""
+    """guest(script, env=None, files=(), timeout=None, netdev=None) -> (rc, output): runs `script` (shell text; a
+    `#!/bin/sh` line is added when missing) in a fresh guest with `env` in its environment and /job/lib.sh beside it.
+    `timeout` (default OSSGW_VM_TIMEOUT or 600 s) is of a quiet machine and scaled with the load (deadlines.py); the
+    guest gets the same factor as OSSGW_TEST_SLOWDOWN, which lib.sh's `t` applies to the job's own limits. `netdev`:
+    more options of QEMU's `-netdev user` (run.sh's OSSGW_VM_NETDEV: hostfwd=..., guestfwd=...)."""
 
-    def run(script, env=None, files=(), timeout=None):
+    def run(script, env=None, files=(), timeout=None, netdev=None):
         if not script.startswith("#!"):
             script = "#!/bin/sh\n" + script
         job = Path(tempfile.mkstemp(prefix="job-", suffix=".sh", dir=workdir)[1])
@@ -173,6 +174,8 @@ def guest(vm_image, workdir):
         # run.sh kills QEMU first (and prints the guest's console), well before pytest.ini's 900 s
         timeout = int((timeout or int(os.environ.get("OSSGW_VM_TIMEOUT", 600))) * factor)
         penv = dict(os.environ, OSSGW_VM_TIMEOUT=str(timeout))
+        if netdev:
+            penv["OSSGW_VM_NETDEV"] = netdev
         r = subprocess.run(args, capture_output=True, text=True, env=penv, stdin=subprocess.DEVNULL,
                            timeout=timeout + scaled(120))
         log(f"guest job {job.name}: exit {r.returncode} after {time.monotonic() - t0:.0f} s")

@@ -9,7 +9,11 @@
 # Environment: OSSGW_VM_ACCEL=auto|kvm|tcg (auto: KVM when a probe boot shows it works on this host, cached per host
 #   boot; else TCG, `-accel tcg,thread=multi -cpu max`), OSSGW_VM_TIMEOUT (s, default 900; QEMU is killed then and
 #   the exit code is 124), OSSGW_VM_MEM (MiB, 1536), OSSGW_VM_SMP (2), OSSGW_VM_CONSOLE (file for the guest's
-#   kernel console; default a temp file, printed on failure), OSSGW_VM_QUIET=1 (do not stream the job's output).
+#   kernel console; default a temp file, printed on failure), OSSGW_VM_QUIET=1 (do not stream the job's output),
+#   OSSGW_VM_NETDEV (more options of the guest's `-netdev user`, comma-separated: `hostfwd=udp:127.0.0.1:P-:111` lets
+#   the host reach a guest port, `guestfwd=tcp:10.0.2.100:111-cmd:COMMAND` gives the guest an address whose port
+#   runs COMMAND on the host for each connection, with the connection as its stdin and stdout;
+#   test_cluster_failover.py's NLM test uses both).
 # Exit codes besides the job's: 124 timeout, 125 the guest ended without reporting (console printed), 2 usage/setup.
 set -euo pipefail
 { # (read whole before it runs: editing this file while a job runs is harmless)
@@ -59,7 +63,7 @@ boot() { # accel timeout -> runs QEMU on the current job disk; returns QEMU's (o
     -append "console=ttyS0 panic=-1 loglevel=4 mitigations=off no_timer_check" \
     -drive "file=$IMG/root.img,format=raw,if=virtio,snapshot=on" \
     -drive "file=$WORK/job.tar,format=raw,if=virtio,readonly=on" \
-    -netdev user,id=n0 -device virtio-net-pci,netdev=n0 -device virtio-rng-pci \
+    -netdev "user,id=n0${OSSGW_VM_NETDEV:+,$OSSGW_VM_NETDEV}" -device virtio-net-pci,netdev=n0 -device virtio-rng-pci \
     -serial "file:$CONSOLE" -serial "file:$OUT" </dev/null >>"$CONSOLE" 2>&1
 }
 

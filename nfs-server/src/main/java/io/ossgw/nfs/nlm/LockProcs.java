@@ -56,7 +56,8 @@ import org.dcache.oncrpc4j.rpc.RpcCall;
  * <p>Grace. While clients reclaim their locks after a restart or a takeover (the grace period: NFSv4.1 clients known
  * from before, or NLM hosts of the {@link MonitorList} sent SM_NOTIFY), TEST and LOCK without the reclaim flag answer
  * NLM4_DENIED_GRACE_PERIOD (as Linux lockd does in its grace period): the lock table is shared, and a lock taken now
- * could be one a client is about to reclaim. Reclaims (LOCK with reclaim set) are served as they come.
+ * could be one a client is about to reclaim. Reclaims (LOCK with reclaim set) are served as they come, each logged
+ * (INFO, "NLM reclaim from CLIENT of PATH [START, END): STATUS").
  *
  * <p>Monitoring. A monitored LOCK (not NM_LOCK) records its host in the {@link MonitorList} before it is served (as
  * Linux lockd asks its statd to SM_MON a host first); a host whose locks are all gone is removed a while later, and at
@@ -134,6 +135,12 @@ final class LockProcs {
     try {
       LockTable.Result r = locks.lock(t.file, t.owner, mode(a.exclusive()), t.start, t.end,
           hold ? lockWait : Duration.ZERO);
+      if (a.reclaim()) {
+        // one line per reclaimed lock, only after a restart or takeover: how an operator (and the VM lane's failover
+        // test) sees that the clients told by SM_NOTIFY got their locks back, and how long after the takeover
+        LOG.log(System.Logger.Level.INFO, "NLM reclaim from " + t.owner.client() + " of " + t.path + " ["
+            + t.start + ", " + (t.end == LockTable.TO_EOF ? "EOF" : t.end) + "): " + r.status());
+      }
       return new nlm4_res(a.cookie(), switch (r.status()) {
         case GRANTED -> Nlm4.NLM4_GRANTED;
         // see the class comment: "ask again soon", the only prompt retry the Linux client offers
