@@ -732,13 +732,14 @@ def diropargs(dir_fh, name):
 
 
 def test_active_mode_a_handle_of_one_gateway_is_valid_on_the_other(cluster, workdir):
-    """Issue 23 item 1: the handle table in the store, so a handle LOOKUP gave on A works on B, through a rename on
-    A, and is STALE on both once the file is removed."""
+    """Issue 23 item 1: the handle table in the store, so a handle LOOKUP gave on A works on B and C with the same
+    attributes, through a rename on A, and is STALE on all of them once the file is removed."""
     a = cluster.replica("a", mode="active")
     b = cluster.replica("b", mode="active")
-    a.wait_answering(ready=True)
-    b.wait_answering(ready=True)
-    log("shared handles: both gateways ready")
+    c = cluster.replica("c", mode="active")
+    for r in (a, b, c):
+        r.wait_answering(ready=True)
+    log("shared handles: three gateways ready")
     name = cluster.bucket_name
     src = workdir / "payload"
     src.write_bytes(b"shared handles\n" * 100)
@@ -749,12 +750,14 @@ def test_active_mode_a_handle_of_one_gateway_is_valid_on_the_other(cluster, work
     status_a, attrs_a = getattr3(a.nfs_port, fh)
     status_b, attrs_b = getattr3(b.nfs_port, fh)
     assert status_a == status_b == 0 and attrs_b == attrs_a and attrs_a[2] == 1500, (status_a, status_b, attrs_a, attrs_b)
+    assert getattr3(c.nfs_port, fh) == (0, attrs_a), "C, never asked for the name, resolves A's handle otherwise"
     # renamed through A: A's handle still names the file on B, with the same attributes
     status, _ = nfs3(a.nfs_port, NFSPROC3_RENAME, diropargs(root_a, "made-on-a.bin") + diropargs(root_a, "moved.bin"))
     assert status == 0, status
     assert wait_until(lambda: getattr3(b.nfs_port, fh)[0] == 0, 30)
     status_b, moved = getattr3(b.nfs_port, fh)
     assert status_b == 0 and moved[2:4] == attrs_a[2:4], (moved, attrs_a)
+    assert wait_until(lambda: getattr3(c.nfs_port, fh) == (0, moved), 30), getattr3(c.nfs_port, fh)
     # the file was created through the gateway, so fh is a named handle (SEMANTICS.md "File handles"): after the
     # rename, LOOKUP of the new name answers the recorded handle the rename made; both lead to the one object
     moved_fh = root_and_handle(b.nfs_port, name, "moved.bin")[1]
@@ -765,6 +768,7 @@ def test_active_mode_a_handle_of_one_gateway_is_valid_on_the_other(cluster, work
     assert status == 0, status
     assert getattr3(a.nfs_port, fh)[0] == NFS3ERR_STALE
     assert wait_until(lambda: getattr3(b.nfs_port, fh)[0] == NFS3ERR_STALE, 30), getattr3(b.nfs_port, fh)
+    assert wait_until(lambda: getattr3(c.nfs_port, fh)[0] == NFS3ERR_STALE, 30), getattr3(c.nfs_port, fh)
     assert getattr3(b.nfs_port, moved_fh)[0] == NFS3ERR_STALE
     # a new file at the same name gets a new handle (the next generation), on both
     nfs("nfs-cp", str(src), nfs_url(b.nfs_port, f"/{name}/moved.bin"))
