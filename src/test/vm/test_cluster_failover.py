@@ -160,7 +160,7 @@ def test_nfs3_failover_by_kill_9_during_a_long_write_and_small_files(emulator, o
 
 # NFSv3 with NLM locks through the balancer. QEMU's user-mode network gives the guest one way to the host (10.0.2.2 is
 # the host's 127.0.0.1), and the guest's lockd finds NLM through rpcbind on port 111 of the mount's server address, so
-# the guest mounts a virtual address, VIP, whose ports QEMU forwards (guestfwd, one `nc` per connection) to host
+# the guest mounts a virtual address, VIP, whose ports QEMU forwards (guestfwd, one FORWARD_PY per connection) to host
 # ports: VIP:111 to a second HAProxy in front of the gateways' rpcbind, VIP:NLM_PORT and VIP:NFS_PORT to the NFS
 # HAProxy. The three gateways listen on 127.0.0.2-4, each with NFS on the same port NLM_PORT and rpcbind on 111, so
 # whichever holds the lease answers GETPORT(NLM) with a port the guest reaches. The other way, hostfwd gives the
