@@ -12,6 +12,9 @@
 # JVM's tiered default for any JAVA_OPTIONS that name a TieredStopAtLevel); TRAIN=1 trains the missing ones first
 # (OSSGW_AOT=train, as `./ossgw` does after a build), -XX:AOTMode=off in JAVA_OPTIONS runs one without.
 # Run the configurations in a different order in each ROUND: the machine's load drifts.
+# Without HTTPS_ENDPOINT the https row is left out (no tls-front.sh needed). SMALL=1 adds the NFS small-file row:
+# nfs-ceiling.sh's `small` step on the gateway alone (STEPS=small SERVERS=ossgw PROFILE=0, its work directory
+# SMALL_WORK, default /var/tmp/ossgw-jit-small), the configuration's options in GW_JAVA_OPTS.
 set -euo pipefail
 B="$(dirname "$0")"
 R=$1
@@ -24,8 +27,14 @@ if [[ "${TRAIN:-0}" == 1 ]]; then
 fi
 for cfg in "$@"; do
   IFS='|' read -r label jopts <<<"$cfg"
-  ENDPOINT="$HTTPS_ENDPOINT" "$B/dd-cpu.sh" "r$R $label https dd" "" "$TRUST_OPTS $jopts"
+  if [[ -n "${HTTPS_ENDPOINT:-}" ]]; then
+    ENDPOINT="$HTTPS_ENDPOINT" "$B/dd-cpu.sh" "r$R $label https dd" "" "$TRUST_OPTS $jopts"
+  fi
   "$B/dd-cpu.sh" "r$R $label http dd" "" "$jopts"
   "$B/nfs-cpu.sh" "r$R $label nfs" "$jopts"
   DIRS=${DIR:-ls} "$B/ls-cpu-curve.sh" "r$R $label cold ls -l" "" "$jopts"
+  if [[ "${SMALL:-0}" == 1 ]]; then
+    echo "r$R $label nfs small: $(STEPS=small SERVERS=ossgw PROFILE=0 GW_JAVA_OPTS="$jopts" \
+      WORK="${SMALL_WORK:-/var/tmp/ossgw-jit-small}" "$B/nfs-ceiling.sh" | grep '| ossgw | small |')"
+  fi
 done
