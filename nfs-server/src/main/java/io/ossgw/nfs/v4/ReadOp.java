@@ -1,6 +1,5 @@
 package io.ossgw.nfs.v4;
 
-import io.ossgw.core.inode.InodeNumbers;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
@@ -75,7 +74,7 @@ final class ReadOp implements Operation<READ4args> {
       ctx.server.open.dropIfStale(t.export(), t.path()); // the version `cur` shows, not the one an older READ opened
       int n = readOnce(ctx, t, caller, offset, buf);
       buf.flip();
-      boolean eof = n < count || offset + n >= InodeNumbers.unnumbered(() -> t.fs().getattr(t.path())).size();
+      boolean eof = n < count || offset + n >= ctx.fhs().getattr(t).size();
       return new READ4resok(eof, buf);
     } catch (FsException e) {
       throw V4Status.error(e);

@@ -222,13 +222,23 @@ public final class V4Handles {
           started, null);
     }
     try {
-      return InodeNumbers.unnumbered(() -> t.fs().getattr(t.path())); // fileid is the target's (Fattr4)
+      return getattr(t);
     } catch (FsException e) {
       if (e.errno() == Errno.ENOENT || e.errno() == Errno.ENOTDIR) {
         throw new Nfs4Exception(Nfs4.NFS4ERR_STALE, t.path() + " is gone");
       }
       throw V4Status.error(e);
     }
+  }
+
+  /**
+   * The engine's attributes of an export's target, without asking the engine's table for its number ({@link
+   * InodeNumbers#unnumbered}: a store round trip in a cluster): replies show the target's fileid ({@link Fattr4}).
+   *
+   * @throws FsException as the file system's getattr
+   */
+  public FileAttr getattr(V4Target t) {
+    return InodeNumbers.unnumbered(() -> t.fs().getattr(t.path()));
   }
 
   /**
