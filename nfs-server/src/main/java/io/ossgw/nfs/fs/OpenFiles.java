@@ -76,7 +76,8 @@ public final class OpenFiles implements AutoCloseable {
   /**
    * Runs {@code io} with the file's shared handle, opening it first if needed (read-write on writable exports).
    *
-   * @throws FsException from the open or from {@code io}
+   * @throws FsException from the open or from {@code io}; ENOENT from the open also when a RENAME moved the file
+   *     since the caller resolved {@code path} (the caller then resolves its handle again, as after its stat)
    */
   public <T> T with(Export export, String path, Caller caller, Function<FileHandle, T> io) {
     Entry e = acquire(export, path, caller);
@@ -113,23 +114,26 @@ public final class OpenFiles implements AutoCloseable {
 
   /**
    * COMMIT: uploads what the open handle of the file holds (fsync). A file without an open handle has nothing
-   * unsaved.
+   * unsaved, unless a RENAME moved its handle away since the caller resolved {@code path}: a caller that gets false
+   * checks the name again.
    *
+   * @return whether {@code path} had an open handle
    * @throws FsException EIO if the upload fails
    */
-  public void commit(Export export, String path) {
+  public boolean commit(Export export, String path) {
     Entry e = entries.get(new Key(export.id(), path));
     if (e == null) {
-      return;
+      return false;
     }
     synchronized (e) {
       if (e.closed) {
-        return;
+        return false;
       }
       e.users++;
     }
     try {
       export.fs().fsync(e.handle, false);
+      return true;
     } finally {
       done(e);
     }

@@ -74,14 +74,14 @@ final class DataProcs {
    */
   private int readOnce(Target t, Caller caller, long offset, ByteBuffer buf) {
     try {
-      return s.open.with(t.export(), t.path(), caller, h -> t.fs().read(h, offset, buf));
+      return s.withOpen(t, caller, h -> t.fs().read(h, offset, buf));
     } catch (FsException e) {
       if (e.errno() != Errno.EIO) {
         throw e;
       }
       s.open.invalidate(t.export(), t.path());
       buf.clear();
-      return s.open.with(t.export(), t.path(), caller, h -> t.fs().read(h, offset, buf));
+      return s.withOpen(t, caller, h -> t.fs().read(h, offset, buf));
     }
   }
 
@@ -108,7 +108,7 @@ final class DataProcs {
       boolean sync = a.stable() != Nfs3.UNSTABLE;
       Target target = t;
       int killed = Permissions.killPrivileges(cur, caller);
-      int n = s.open.with(t.export(), t.path(), caller, h -> {
+      int n = s.withOpen(t, caller, h -> {
         if (killed >= 0) {
           target.fs().setattr(target.path(), SetAttr.mode(killed), h, caller);
         }
@@ -136,7 +136,7 @@ final class DataProcs {
       FileAttr cur = s.stat(t);
       before = s.fattr(t, cur).wcc();
       regular(cur, t);
-      s.open.commit(t.export(), t.path());
+      s.commit(t);
       return new COMMIT3res(nfsstat3.NFS3_OK, s.wcc(before, t), s.writeVerifier());
     } catch (NfsError e) {
       return COMMIT3res.fail(e.status, new wcc_data(before, t == null ? null : s.postOp(t)));

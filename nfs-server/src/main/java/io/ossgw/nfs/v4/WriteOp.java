@@ -69,7 +69,7 @@ final class WriteOp implements Operation<WRITE4args> {
     boolean sync = a.stable() != Nfs4.UNSTABLE4;
     int killed = Permissions.killPrivileges(cur, caller);
     try {
-      int n = ctx.server.open.with(t.export(), t.path(), caller, h -> {
+      int n = ctx.fhs().withOpen(ctx.server.open, t, caller, h -> {
         if (killed >= 0) {
           t.fs().setattr(t.path(), SetAttr.mode(killed), h, caller);
         }
