@@ -28,82 +28,86 @@ class RenameRaceTest {
 
   @Test
   void aWriteDuringTheRenameOfItsFileWaitsAndLandsInTheRenamedFile() throws Exception {
-    HeldRename[] held = new HeldRename[1];
-    try (NfsGateway gw = new NfsGateway(state, null, e -> {
-      held[0] = new HeldRename(e.fileSystem());
-      return List.of(Export.builder("/" + NfsGateway.BUCKET, held[0]).build());
-    }); NfsClient renamer = new NfsClient(gw.port(), 1000, 1000);
-        NfsClient writer = new NfsClient(gw.port(), 1000, 1000)) {
-      nfs_fh3 root = renamer.root("/" + NfsGateway.BUCKET);
-      nfs_fh3 d = renamer.mkdir(root, "d", 0755).obj();
-      CREATE3res made = renamer.create(d, "open", 0644);
-      assertThat(made.status()).isEqualTo(nfsstat3.NFS3_OK);
-      nfs_fh3 f = made.obj();
-      assertThat(writer.write(f, 0, utf8("0123456789"), Nfs3.UNSTABLE).status()).isEqualTo(nfsstat3.NFS3_OK);
-
-      held[0].hold("/d/open");
-      CompletableFuture<RENAME3res> rename = CompletableFuture.supplyAsync(() -> renamer.rename(d, "open", d, ".nfs1"));
-      assertThat(held[0].awaitRenamed(30)).as("the engine renamed the file").isTrue();
+    try (Open o = new Open(state)) {
+      o.held.hold("/d/open");
+      CompletableFuture<RENAME3res> rename = CompletableFuture.supplyAsync(
+          () -> o.renamer.rename(o.d, "open", o.d, ".nfs1"));
+      assertThat(o.held.awaitRenamed(30)).as("the engine renamed the file").isTrue();
       CompletableFuture<WRITE3res> write = CompletableFuture.supplyAsync(
-          () -> writer.write(f, 10, utf8("abc"), Nfs3.UNSTABLE));
+          () -> o.writer.write(o.f, 10, utf8("abc"), Nfs3.UNSTABLE));
       // the WRITE waits for the rename rather than answering STALE at once
       assertThatThrownBy(() -> write.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
-      held[0].release();
+      o.held.release();
       assertThat(rename.get(30, TimeUnit.SECONDS).status()).isEqualTo(nfsstat3.NFS3_OK);
       assertThat(nfsstat3.name(write.get(30, TimeUnit.SECONDS).status())).isEqualTo("NFS3_OK");
 
-      assertThat(writer.commit(f).status()).isEqualTo(nfsstat3.NFS3_OK);
-      assertThat(new String(gw.object("d/.nfs1"), StandardCharsets.UTF_8)).isEqualTo("0123456789abc");
-      assertThat(writer.getattr(f).objAttributes().size()).isEqualTo(13);
+      assertThat(o.writer.commit(o.f).status()).isEqualTo(nfsstat3.NFS3_OK);
+      assertThat(new String(o.gw.object("d/.nfs1"), StandardCharsets.UTF_8)).isEqualTo("0123456789abc");
+      assertThat(o.writer.getattr(o.f).objAttributes().size()).isEqualTo(13);
     }
   }
 
   @Test
   void aWriteThatCheckedItsFileBeforeTheRenameLandsInTheRenamedFile() throws Exception {
-    HeldRename[] held = new HeldRename[1];
-    try (NfsGateway gw = new NfsGateway(state, null, e -> {
-      held[0] = new HeldRename(e.fileSystem());
-      return List.of(Export.builder("/" + NfsGateway.BUCKET, held[0]).build());
-    }); NfsClient renamer = new NfsClient(gw.port(), 1000, 1000);
-        NfsClient writer = new NfsClient(gw.port(), 1000, 1000)) {
-      nfs_fh3 d = renamer.mkdir(renamer.root("/" + NfsGateway.BUCKET), "d", 0755).obj();
-      nfs_fh3 f = renamer.create(d, "open", 0644).obj();
-      assertThat(writer.write(f, 0, utf8("0123456789"), Nfs3.UNSTABLE).status()).isEqualTo(nfsstat3.NFS3_OK);
-
-      held[0].holdGetattr("/d/open");
+    try (Open o = new Open(state)) {
+      o.held.holdGetattr("/d/open");
       CompletableFuture<WRITE3res> write = CompletableFuture.supplyAsync(
-          () -> writer.write(f, 10, utf8("abc"), Nfs3.UNSTABLE));
-      assertThat(held[0].awaitGetattr(30)).as("the WRITE checked its file").isTrue();
-      assertThat(renamer.rename(d, "open", d, ".nfs1").status()).isEqualTo(nfsstat3.NFS3_OK);
-      held[0].releaseGetattr();
+          () -> o.writer.write(o.f, 10, utf8("abc"), Nfs3.UNSTABLE));
+      assertThat(o.held.awaitGetattr(30)).as("the WRITE checked its file").isTrue();
+      assertThat(o.renamer.rename(o.d, "open", o.d, ".nfs1").status()).isEqualTo(nfsstat3.NFS3_OK);
+      o.held.releaseGetattr();
       assertThat(nfsstat3.name(write.get(30, TimeUnit.SECONDS).status())).isEqualTo("NFS3_OK");
 
-      assertThat(writer.commit(f).status()).isEqualTo(nfsstat3.NFS3_OK);
-      assertThat(new String(gw.object("d/.nfs1"), StandardCharsets.UTF_8)).isEqualTo("0123456789abc");
-      assertThat(writer.getattr(f).objAttributes().size()).isEqualTo(13);
+      assertThat(o.writer.commit(o.f).status()).isEqualTo(nfsstat3.NFS3_OK);
+      assertThat(new String(o.gw.object("d/.nfs1"), StandardCharsets.UTF_8)).isEqualTo("0123456789abc");
+      assertThat(o.writer.getattr(o.f).objAttributes().size()).isEqualTo(13);
     }
   }
 
   @Test
   void aCommitThatCheckedItsFileBeforeTheRenameUploadsTheRenamedFile() throws Exception {
-    HeldRename[] held = new HeldRename[1];
-    try (NfsGateway gw = new NfsGateway(state, null, e -> {
-      held[0] = new HeldRename(e.fileSystem());
-      return List.of(Export.builder("/" + NfsGateway.BUCKET, held[0]).build());
-    }); NfsClient renamer = new NfsClient(gw.port(), 1000, 1000);
-        NfsClient writer = new NfsClient(gw.port(), 1000, 1000)) {
-      nfs_fh3 d = renamer.mkdir(renamer.root("/" + NfsGateway.BUCKET), "d", 0755).obj();
-      nfs_fh3 f = renamer.create(d, "open", 0644).obj();
-      assertThat(writer.write(f, 0, utf8("0123456789"), Nfs3.UNSTABLE).status()).isEqualTo(nfsstat3.NFS3_OK);
-
-      held[0].holdGetattr("/d/open");
-      CompletableFuture<COMMIT3res> commit = CompletableFuture.supplyAsync(() -> writer.commit(f));
-      assertThat(held[0].awaitGetattr(30)).as("the COMMIT checked its file").isTrue();
-      assertThat(renamer.rename(d, "open", d, ".nfs1").status()).isEqualTo(nfsstat3.NFS3_OK);
-      held[0].releaseGetattr();
+    try (Open o = new Open(state)) {
+      o.held.holdGetattr("/d/open");
+      CompletableFuture<COMMIT3res> commit = CompletableFuture.supplyAsync(() -> o.writer.commit(o.f));
+      assertThat(o.held.awaitGetattr(30)).as("the COMMIT checked its file").isTrue();
+      assertThat(o.renamer.rename(o.d, "open", o.d, ".nfs1").status()).isEqualTo(nfsstat3.NFS3_OK);
+      o.held.releaseGetattr();
       assertThat(commit.get(30, TimeUnit.SECONDS).status()).isEqualTo(nfsstat3.NFS3_OK);
       // a COMMIT's NFS3_OK means the bytes are in OSS, under the name the file has now
-      assertThat(new String(gw.object("d/.nfs1"), StandardCharsets.UTF_8)).isEqualTo("0123456789");
+      assertThat(new String(o.gw.object("d/.nfs1"), StandardCharsets.UTF_8)).isEqualTo("0123456789");
+    }
+  }
+
+  /** A gateway whose engine can hold a rename or a getattr, and "/d/open" created and written 10 bytes UNSTABLE. */
+  private static final class Open implements AutoCloseable {
+    final HeldRename held;
+    final NfsGateway gw;
+    final NfsClient renamer;
+    final NfsClient writer;
+    final nfs_fh3 d;
+    final nfs_fh3 f;
+
+    Open(Path state) throws Exception {
+      HeldRename[] engine = new HeldRename[1];
+      gw = new NfsGateway(state, null, e -> {
+        engine[0] = new HeldRename(e.fileSystem());
+        return List.of(Export.builder("/" + NfsGateway.BUCKET, engine[0]).build());
+      });
+      held = engine[0];
+      renamer = new NfsClient(gw.port(), 1000, 1000);
+      writer = new NfsClient(gw.port(), 1000, 1000);
+      d = renamer.mkdir(renamer.root("/" + NfsGateway.BUCKET), "d", 0755).obj();
+      CREATE3res made = renamer.create(d, "open", 0644);
+      assertThat(made.status()).isEqualTo(nfsstat3.NFS3_OK);
+      f = made.obj();
+      assertThat(writer.write(f, 0, utf8("0123456789"), Nfs3.UNSTABLE).status()).isEqualTo(nfsstat3.NFS3_OK);
+    }
+
+    @Override
+    public void close() throws Exception {
+      try (gw; renamer; writer) {
+        // closed in reverse order
+      }
     }
   }
 

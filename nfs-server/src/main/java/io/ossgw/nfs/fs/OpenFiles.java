@@ -2,6 +2,7 @@ package io.ossgw.nfs.fs;
 
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
+import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.OpenFlags;
@@ -76,8 +77,7 @@ public final class OpenFiles implements AutoCloseable {
   /**
    * Runs {@code io} with the file's shared handle, opening it first if needed (read-write on writable exports).
    *
-   * @throws FsException from the open or from {@code io}; ENOENT from the open also when a RENAME moved the file
-   *     since the caller resolved {@code path} (the caller then resolves its handle again, as after its stat)
+   * @throws FsException from the open or from {@code io}
    */
   public <T> T with(Export export, String path, Caller caller, Function<FileHandle, T> io) {
     Entry e = acquire(export, path, caller);
@@ -85,6 +85,39 @@ public final class OpenFiles implements AutoCloseable {
       return io.apply(e.handle);
     } finally {
       done(e);
+    }
+  }
+
+  /**
+   * As {@link #with}, for a request that resolved {@code path} from a file handle and checked the file ({@code
+   * recheck}, its stat) before this call. A RENAME can run whole between that check and the open (the Linux client's
+   * silly rename races its own write-back): the open then finds the name gone, and {@code recheck} runs again, to
+   * throw the protocol's "moved: run the request again at the new name" or "stale". Answering the ENOENT instead
+   * makes a WRITE fail, which the client takes for lost data.
+   *
+   * @throws FsException from the open (ENOENT only if {@code recheck} returns) or from {@code io}
+   */
+  public <T> T with(Export export, String path, Caller caller, Function<FileHandle, T> io, Runnable recheck) {
+    try {
+      return with(export, path, caller, io);
+    } catch (FsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        recheck.run();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * As {@link #commit(Export, String)}, for a request that checked the file ({@code recheck}) before: with no open
+   * handle under {@code path}, {@code recheck} runs again, since a RENAME may have moved the handle after the check;
+   * answering that nothing was unsaved would promise bytes in OSS that are not there.
+   *
+   * @throws FsException EIO if the upload fails
+   */
+  public void commit(Export export, String path, Runnable recheck) {
+    if (!commit(export, path)) {
+      recheck.run();
     }
   }
 
@@ -114,8 +147,7 @@ public final class OpenFiles implements AutoCloseable {
 
   /**
    * COMMIT: uploads what the open handle of the file holds (fsync). A file without an open handle has nothing
-   * unsaved, unless a RENAME moved its handle away since the caller resolved {@code path}: a caller that gets false
-   * checks the name again.
+   * unsaved.
    *
    * @return whether {@code path} had an open handle
    * @throws FsException EIO if the upload fails

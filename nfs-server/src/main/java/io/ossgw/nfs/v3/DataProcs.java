@@ -74,14 +74,14 @@ final class DataProcs {
    */
   private int readOnce(Target t, Caller caller, long offset, ByteBuffer buf) {
     try {
-      return s.withOpen(t, caller, h -> t.fs().read(h, offset, buf));
+      return s.open.with(t.export(), t.path(), caller, h -> t.fs().read(h, offset, buf), () -> s.stat(t));
     } catch (FsException e) {
       if (e.errno() != Errno.EIO) {
         throw e;
       }
       s.open.invalidate(t.export(), t.path());
       buf.clear();
-      return s.withOpen(t, caller, h -> t.fs().read(h, offset, buf));
+      return s.open.with(t.export(), t.path(), caller, h -> t.fs().read(h, offset, buf), () -> s.stat(t));
     }
   }
 
@@ -108,7 +108,7 @@ final class DataProcs {
       boolean sync = a.stable() != Nfs3.UNSTABLE;
       Target target = t;
       int killed = Permissions.killPrivileges(cur, caller);
-      int n = s.withOpen(t, caller, h -> {
+      int n = s.open.with(t.export(), t.path(), caller, h -> {
         if (killed >= 0) {
           target.fs().setattr(target.path(), SetAttr.mode(killed), h, caller);
         }
@@ -117,7 +117,7 @@ final class DataProcs {
           target.fs().fsync(h, a.stable() == Nfs3.DATA_SYNC);
         }
         return w;
-      });
+      }, () -> s.stat(target)); // a RENAME that ran whole since the stat: Moved, and the WRITE runs at the new name
       return new WRITE3res(nfsstat3.NFS3_OK, s.wcc(before, t), n, sync ? Nfs3.FILE_SYNC : Nfs3.UNSTABLE,
           s.writeVerifier());
     } catch (NfsError e) {
@@ -136,7 +136,8 @@ final class DataProcs {
       FileAttr cur = s.stat(t);
       before = s.fattr(t, cur).wcc();
       regular(cur, t);
-      s.commit(t);
+      Target target = t;
+      s.open.commit(t.export(), t.path(), () -> s.stat(target));
       return new COMMIT3res(nfsstat3.NFS3_OK, s.wcc(before, t), s.writeVerifier());
     } catch (NfsError e) {
       return COMMIT3res.fail(e.status, new wcc_data(before, t == null ? null : s.postOp(t)));

@@ -1,8 +1,6 @@
 package io.ossgw.nfs.v3;
 
-import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.Errno;
-import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.export.Export;
@@ -19,7 +17,6 @@ import io.ossgw.nfs.xdr.nfs_fh3;
 import io.ossgw.nfs.xdr.nfsstat3;
 import io.ossgw.nfs.xdr.wcc_attr;
 import io.ossgw.nfs.xdr.wcc_data;
-import java.util.function.Function;
 
 /**
  * Everything the NFS procedures share: exports, the handle table and format, open files and the write verifier (both
@@ -110,42 +107,6 @@ final class NfsState {
         throw new NfsError(nfsstat3.NFS3ERR_STALE, t.path() + " is gone");
       }
       throw Status.error(e);
-    }
-  }
-
-  /**
-   * Runs {@code io} with the file's shared open handle ({@link OpenFiles#with}) after the procedure's {@link #stat}.
-   * A RENAME can run whole between the two (the Linux client's silly rename races its own write-back): the open then
-   * finds the name gone, and the procedure runs again on the new name rather than answer NFS3ERR_NOENT, which the
-   * client takes for lost data.
-   *
-   * @throws Moved if a RENAME moved the file since the stat
-   * @throws NfsError STALE if the file is gone
-   * @throws FsException from the open or from {@code io}
-   */
-  <T> T withOpen(Target t, Caller caller, Function<FileHandle, T> io) {
-    try {
-      return open.with(t.export(), t.path(), caller, io);
-    } catch (FsException e) {
-      if (e.errno() == Errno.ENOENT) {
-        stat(t);
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * COMMIT of a file after the procedure's {@link #stat}: uploads what its open handle holds. With no handle under
-   * the name the name is checked again, since a RENAME may have moved the handle after the stat; answering NFS3_OK
-   * then would promise bytes in OSS that are not.
-   *
-   * @throws Moved if a RENAME moved the file since the stat
-   * @throws NfsError STALE if the file is gone
-   * @throws FsException EIO if the upload fails
-   */
-  void commit(Target t) {
-    if (!open.commit(t.export(), t.path())) {
-      stat(t);
     }
   }
 

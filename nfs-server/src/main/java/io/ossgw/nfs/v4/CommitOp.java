@@ -32,7 +32,7 @@ final class CommitOp implements Operation<COMMIT4args> {
     FileAttr cur = ctx.fhs().stat(t);
     OpenStates.regular(cur, t.path());
     try {
-      ctx.fhs().commit(ctx.server.open, t);
+      ctx.server.open.commit(t.export(), t.path(), () -> ctx.fhs().stat(t));
     } catch (FsException e) {
       throw V4Status.error(e);
     }

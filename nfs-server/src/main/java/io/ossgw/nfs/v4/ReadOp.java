@@ -93,14 +93,16 @@ final class ReadOp implements Operation<READ4args> {
   /** One read through the shared handle, retried once on a fresh open if the object changed under it (EIO). */
   private static int readOnce(CompoundContext ctx, V4Target t, Caller caller, long offset, ByteBuffer buf) {
     try {
-      return ctx.fhs().withOpen(ctx.server.open, t, caller, h -> t.fs().read(h, offset, buf));
+      return ctx.server.open.with(t.export(), t.path(), caller, h -> t.fs().read(h, offset, buf),
+          () -> ctx.fhs().stat(t));
     } catch (FsException e) {
       if (e.errno() != Errno.EIO) {
         throw e;
       }
       ctx.server.open.invalidate(t.export(), t.path());
       buf.clear();
-      return ctx.fhs().withOpen(ctx.server.open, t, caller, h -> t.fs().read(h, offset, buf));
+      return ctx.server.open.with(t.export(), t.path(), caller, h -> t.fs().read(h, offset, buf),
+          () -> ctx.fhs().stat(t));
     }
   }
 }

@@ -6,14 +6,12 @@ import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
-import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileType;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.nfs.auth.Identities;
 import io.ossgw.nfs.export.Export;
 import io.ossgw.nfs.export.Exports;
 import io.ossgw.nfs.export.Squash;
-import io.ossgw.nfs.fs.OpenFiles;
 import io.ossgw.nfs.handle.FileHandles;
 import io.ossgw.nfs.handle.HandleIssuer;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
@@ -24,7 +22,6 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.dcache.oncrpc4j.rpc.RpcAuthTypeUnix;
 
 /**
@@ -210,40 +207,6 @@ public final class V4Handles {
         throw new V4Moved(t, new V4Target(t.export(), t.fileid(), now, t.fh()));
       }
       throw e;
-    }
-  }
-
-  /**
-   * Runs {@code io} with the file's shared open handle ({@link OpenFiles#with}) after the operation's {@link #stat}.
-   * A RENAME can run whole between the two (the Linux client's silly rename races its own write-back): the open then
-   * finds the name gone, and the operation runs again on the new name rather than fail.
-   *
-   * @throws V4Moved if a RENAME moved the file since the stat
-   * @throws Nfs4Exception STALE if the file is gone
-   * @throws FsException from the open or from {@code io}
-   */
-  public <T> T withOpen(OpenFiles open, V4Target t, Caller caller, Function<FileHandle, T> io) {
-    try {
-      return open.with(t.export(), t.path(), caller, io);
-    } catch (FsException e) {
-      if (e.errno() == Errno.ENOENT) {
-        stat(t);
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * COMMIT (or CLOSE's upload) of a file after the operation's {@link #stat}: uploads what its open handle holds. With
-   * no handle under the name the name is checked again, since a RENAME may have moved the handle after the stat.
-   *
-   * @throws V4Moved if a RENAME moved the file since the stat
-   * @throws Nfs4Exception STALE if the file is gone
-   * @throws FsException EIO if the upload fails
-   */
-  public void commit(OpenFiles open, V4Target t) {
-    if (!open.commit(t.export(), t.path())) {
-      stat(t);
     }
   }
 

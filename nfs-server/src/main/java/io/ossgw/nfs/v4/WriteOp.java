@@ -69,7 +69,7 @@ final class WriteOp implements Operation<WRITE4args> {
     boolean sync = a.stable() != Nfs4.UNSTABLE4;
     int killed = Permissions.killPrivileges(cur, caller);
     try {
-      int n = ctx.fhs().withOpen(ctx.server.open, t, caller, h -> {
+      int n = ctx.server.open.with(t.export(), t.path(), caller, h -> {
         if (killed >= 0) {
           t.fs().setattr(t.path(), SetAttr.mode(killed), h, caller);
         }
@@ -78,7 +78,7 @@ final class WriteOp implements Operation<WRITE4args> {
           t.fs().fsync(h, a.stable() == Nfs4.DATA_SYNC4);
         }
         return w;
-      });
+      }, () -> ctx.fhs().stat(t)); // a RENAME that ran whole since the stat: V4Moved, the WRITE runs at the new name
       return new WRITE4resok(n, sync ? Nfs4.FILE_SYNC4 : Nfs4.UNSTABLE4, ctx.server.verifier.get());
     } catch (FsException e) {
       throw V4Status.error(e);

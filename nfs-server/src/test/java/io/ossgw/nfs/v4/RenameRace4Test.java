@@ -32,67 +32,79 @@ class RenameRace4Test {
 
   @Test
   void aWriteDuringTheRenameOfItsOpenFileWaitsAndLandsInTheRenamedFile() throws Exception {
-    HeldRename[] held = new HeldRename[1];
-    try (V4Gateway gw = new V4Gateway(state, e -> {
-      held[0] = new HeldRename(e.fileSystem());
-      return List.of(Export.builder("/" + V4Gateway.BUCKET, held[0]).build());
-    }); V4Client opener = new V4Client(gw.port(), 1000, 1000); V4Client writer = new V4Client(gw.port(), 1000, 1000)) {
-      byte[] d = ((GETFH4resok) ok(opener, putfh(DirOps.fh(opener, "/" + V4Gateway.BUCKET)), DirOps.mkdir("d"),
-          getfh())).object().data();
-      COMPOUND4res r = opener.call(putfh(d), Open4Ops.create("o", "open", Nfs4.UNCHECKED4, Open4Ops.BOTH, 0),
-          getfh());
-      assertThat(r.status()).as(V4Wire.show(r)).isEqualTo(Nfs4.NFS4_OK);
-      stateid4 s = Open4Ops.opened(r, 1).stateid();
-      byte[] f = V4Client.<GETFH4resok>body(r, 2).object().data();
-      ok(opener, putfh(f), Open4Ops.write(s, 0, Nfs4.UNSTABLE4, "0123456789"));
-
-      held[0].hold("/d/open");
+    try (Opened o = new Opened(state)) {
+      o.held.hold("/d/open");
       CompletableFuture<COMPOUND4res> renaming = CompletableFuture.supplyAsync(
-          () -> opener.call(putfh(d), savefh(), putfh(d), rename("open", ".nfs1")));
-      assertThat(held[0].awaitRenamed(30)).as("the engine renamed the file").isTrue();
+          () -> o.opener.call(putfh(o.d), savefh(), putfh(o.d), rename("open", ".nfs1")));
+      assertThat(o.held.awaitRenamed(30)).as("the engine renamed the file").isTrue();
       CompletableFuture<COMPOUND4res> write = CompletableFuture.supplyAsync(
-          () -> writer.call(putfh(f), Open4Ops.write(stateid4.ANONYMOUS, 10, Nfs4.UNSTABLE4, "abc")));
+          () -> o.writer.call(putfh(o.f), Open4Ops.write(stateid4.ANONYMOUS, 10, Nfs4.UNSTABLE4, "abc")));
       // the WRITE waits for the rename rather than answering STALE at once
       assertThatThrownBy(() -> write.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
-      held[0].release();
+      o.held.release();
       assertThat(renaming.get(30, TimeUnit.SECONDS).status()).isEqualTo(Nfs4.NFS4_OK);
       COMPOUND4res w = write.get(30, TimeUnit.SECONDS);
       assertThat(w.status()).as(V4Wire.show(w)).isEqualTo(Nfs4.NFS4_OK);
-
-      ok(opener, putfh(f), Open4Ops.close(s));
-      assertThat(new String(gw.sdk.getObject(V4Gateway.BUCKET, "d/.nfs1").getObjectContent().readAllBytes()))
-          .isEqualTo("0123456789abc");
+      o.closeAndExpect("0123456789abc");
     }
   }
 
   @Test
   void aWriteThatCheckedItsFileBeforeTheRenameLandsInTheRenamedFile() throws Exception {
-    HeldRename[] held = new HeldRename[1];
-    try (V4Gateway gw = new V4Gateway(state, e -> {
-      held[0] = new HeldRename(e.fileSystem());
-      return List.of(Export.builder("/" + V4Gateway.BUCKET, held[0]).build());
-    }); V4Client opener = new V4Client(gw.port(), 1000, 1000); V4Client writer = new V4Client(gw.port(), 1000, 1000)) {
-      byte[] d = ((GETFH4resok) ok(opener, putfh(DirOps.fh(opener, "/" + V4Gateway.BUCKET)), DirOps.mkdir("d"),
+    try (Opened o = new Opened(state)) {
+      o.held.holdGetattr("/d/open");
+      CompletableFuture<COMPOUND4res> write = CompletableFuture.supplyAsync(
+          () -> o.writer.call(putfh(o.f), Open4Ops.write(stateid4.ANONYMOUS, 10, Nfs4.UNSTABLE4, "abc")));
+      assertThat(o.held.awaitGetattr(30)).as("the WRITE checked its file").isTrue();
+      ok(o.opener, putfh(o.d), savefh(), putfh(o.d), rename("open", ".nfs1"));
+      o.held.releaseGetattr();
+      COMPOUND4res w = write.get(30, TimeUnit.SECONDS);
+      assertThat(w.status()).as(V4Wire.show(w)).isEqualTo(Nfs4.NFS4_OK);
+      o.closeAndExpect("0123456789abc");
+    }
+  }
+
+  /** A gateway whose engine can hold a rename or a getattr, and "/d/open" opened, created and written 10 bytes. */
+  private static final class Opened implements AutoCloseable {
+    final HeldRename held;
+    final V4Gateway gw;
+    final V4Client opener;
+    final V4Client writer;
+    final byte[] d;
+    final byte[] f;
+    final stateid4 open;
+
+    Opened(Path state) throws Exception {
+      HeldRename[] engine = new HeldRename[1];
+      gw = new V4Gateway(state, e -> {
+        engine[0] = new HeldRename(e.fileSystem());
+        return List.of(Export.builder("/" + V4Gateway.BUCKET, engine[0]).build());
+      });
+      held = engine[0];
+      opener = new V4Client(gw.port(), 1000, 1000);
+      writer = new V4Client(gw.port(), 1000, 1000);
+      d = ((GETFH4resok) ok(opener, putfh(DirOps.fh(opener, "/" + V4Gateway.BUCKET)), DirOps.mkdir("d"),
           getfh())).object().data();
       COMPOUND4res r = opener.call(putfh(d), Open4Ops.create("o", "open", Nfs4.UNCHECKED4, Open4Ops.BOTH, 0),
           getfh());
       assertThat(r.status()).as(V4Wire.show(r)).isEqualTo(Nfs4.NFS4_OK);
-      stateid4 s = Open4Ops.opened(r, 1).stateid();
-      byte[] f = V4Client.<GETFH4resok>body(r, 2).object().data();
-      ok(opener, putfh(f), Open4Ops.write(s, 0, Nfs4.UNSTABLE4, "0123456789"));
+      open = Open4Ops.opened(r, 1).stateid();
+      f = V4Client.<GETFH4resok>body(r, 2).object().data();
+      ok(opener, putfh(f), Open4Ops.write(open, 0, Nfs4.UNSTABLE4, "0123456789"));
+    }
 
-      held[0].holdGetattr("/d/open");
-      CompletableFuture<COMPOUND4res> write = CompletableFuture.supplyAsync(
-          () -> writer.call(putfh(f), Open4Ops.write(stateid4.ANONYMOUS, 10, Nfs4.UNSTABLE4, "abc")));
-      assertThat(held[0].awaitGetattr(30)).as("the WRITE checked its file").isTrue();
-      ok(opener, putfh(d), savefh(), putfh(d), rename("open", ".nfs1"));
-      held[0].releaseGetattr();
-      COMPOUND4res w = write.get(30, TimeUnit.SECONDS);
-      assertThat(w.status()).as(V4Wire.show(w)).isEqualTo(Nfs4.NFS4_OK);
-
-      ok(opener, putfh(f), Open4Ops.close(s));
+    /** CLOSEs the open file, which uploads it, and expects {@code content} under its new name. */
+    void closeAndExpect(String content) throws Exception {
+      ok(opener, putfh(f), Open4Ops.close(open));
       assertThat(new String(gw.sdk.getObject(V4Gateway.BUCKET, "d/.nfs1").getObjectContent().readAllBytes()))
-          .isEqualTo("0123456789abc");
+          .isEqualTo(content);
+    }
+
+    @Override
+    public void close() throws Exception {
+      try (gw; opener; writer) {
+        // closed in reverse order
+      }
     }
   }
 }
