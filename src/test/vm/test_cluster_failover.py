@@ -13,6 +13,7 @@ statd to the host) holds an fcntl lock across a SIGKILL of the holder: the new h
 lockd reclaims the lock in the grace period (the new holder's log says so, with the times from the kill), and the
 lock still refuses another mount's F_SETLK until its owner unlocks.
 And with SMB (the kernel's CIFS client) through the balancer: what a mount keeps across a failover, and what not.
+The NFSv3 `nolock` and the SMB cases run in the lane's long form only (OSSGW_VM=long), to keep CI's time.
 """
 import hashlib
 import json
@@ -25,7 +26,7 @@ import time
 
 import pytest
 
-from conftest import scale
+from conftest import LONG, scale
 from e2e_support import free_port, log, scaled, wait_until
 from test_cluster import HAPROXY, TIMINGS_LOG, TTL, VALKEY, Haproxy, Replica, Store
 from test_locks import LOCKS_PL
@@ -35,6 +36,9 @@ pytestmark = [
     pytest.mark.skipif(VALKEY is None, reason="valkey-server (or redis-server) is not installed (.ci/run installs it)"),
     pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (.ci/run installs it)"),
 ]
+
+# CI keeps the NFSv4.1 and the NLM failover; these two (about 2.7 minutes of TCG) run in the long form, OSSGW_VM=long
+LONG_FORM = pytest.mark.skipif(not LONG, reason="runs with OSSGW_VM=long (the VM lane's long form)")
 
 PROPS = ("ossgw.exports.x.squash=none", "ossgw.nfs.v4.grace-time=30s", "ossgw.nfs.v4.lease-time=30s")
 
@@ -146,6 +150,7 @@ echo RESTART OK
 """
 
 
+@LONG_FORM
 def test_nfs3_failover_by_kill_9_during_a_long_write_and_small_files(emulator, ossgw_built, new_bucket, guest,
                                                                      workdir):
     name, bucket = new_bucket
@@ -358,6 +363,7 @@ SMB_USER = "ossgw-vm"
 SMB_PASSWORD = "vm smb pw!"
 
 
+@LONG_FORM
 def test_smb_failover_by_kill_9_the_mount_goes_on(emulator, ossgw_built, new_bucket, guest, workdir):
     name, bucket = new_bucket
     pw = workdir / "smb.pw"
