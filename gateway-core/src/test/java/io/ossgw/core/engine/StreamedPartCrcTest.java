@@ -135,7 +135,7 @@ class StreamedPartCrcTest extends GatewayFixture {
   void aFailedStreamedPartIsSentAgainWithItsCrc() {
     VirtualFileSystem fs = engine();
     byte[] data = random(2 * PART + 5, 5);
-    gw.emu.faults().failNext(1, 500, "InternalError", Set.of("UploadPart")); // the first part's first attempt
+    gw.emu.faults().failNext(1, 500, "InternalError", Set.of("UploadPart")); // the first UploadPart attempt
     FileHandle h = fs.create("/retry", 0644, OpenFlags.READ_WRITE, false, USER);
     try {
       write(fs, h, data, 0, data.length, 256 * 1024);
@@ -144,7 +144,8 @@ class StreamedPartCrcTest extends GatewayFixture {
       fs.release(h);
     }
     gw.emu.faults().clear();
-    assertThat(attempts.get("retry#1")).as("the failed attempt and its retry").isEqualTo(2);
+    // parts 1 and 2 streamed (either may be the one that failed, they run at once), the 5-byte tail at the flush
+    assertThat(attempts.values().stream().mapToInt(Integer::intValue).sum()).as("3 parts and one retry").isEqualTo(4);
     assertThat(gw.objectBytes("retry")).isEqualTo(data);
     assertThat(crcSent("retry", 1)).isEqualTo(Crc64.of(data, 0, PART));
     assertThat(crcSent("retry", 2)).isEqualTo(Crc64.of(data, PART, PART));
