@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,17 @@ class StreamedPartCrcTest extends GatewayFixture {
     }
   }
 
+  /** Creates {@code path}, runs {@code writes} on its handle, flushes (the upload) and releases it. */
+  private static void written(VirtualFileSystem fs, String path, Consumer<FileHandle> writes) {
+    FileHandle h = fs.create(path, 0644, OpenFlags.READ_WRITE, false, USER);
+    try {
+      writes.accept(h);
+      fs.flush(h);
+    } finally {
+      fs.release(h);
+    }
+  }
+
   private Long crcSent(String key, int part) {
     ContentSource b = bodies.get(key + "#" + part);
     assertThat(b).as("part %d of %s", part, key).isInstanceOf(ContentSource.FileRange.class);
@@ -77,13 +89,8 @@ class StreamedPartCrcTest extends GatewayFixture {
   void streamedPartsCarryTheCrcOfTheBytesWritten() {
     VirtualFileSystem fs = engine();
     byte[] data = random(3 * PART + 12_345, 1);
-    FileHandle h = fs.create("/seq", 0644, OpenFlags.READ_WRITE, false, USER);
-    try {
-      write(fs, h, data, 0, data.length, 100_000); // 100,000-byte writes: some straddle a part boundary
-      fs.flush(h);
-    } finally {
-      fs.release(h);
-    }
+    // 100,000-byte writes: some straddle a part boundary
+    written(fs, "/seq", h -> write(fs, h, data, 0, data.length, 100_000));
     assertThat(gw.objectBytes("seq")).isEqualTo(data);
     for (int p = 1; p <= 3; p++) { // parts 1-3 were streamed while writing; the tail went up at the flush
       assertThat(crcSent("seq", p)).as("part %d", p).isEqualTo(Crc64.of(data, (p - 1) * PART, PART));
@@ -94,17 +101,13 @@ class StreamedPartCrcTest extends GatewayFixture {
   void aRewriteOfBytesNotYetStreamedStopsTheWriteCrcs() {
     VirtualFileSystem fs = engine();
     byte[] data = random(3 * PART + 77, 2);
-    FileHandle h = fs.create("/rw", 0644, OpenFlags.READ_WRITE, false, USER);
-    try {
+    written(fs, "/rw", h -> {
       write(fs, h, data, 0, PART + 300_000, 128 * 1024); // part 1 streams
       byte[] patch = random(1000, 3); // behind the written end, past the streamed part: the stream goes on
       fs.write(h, PART + 1000, ByteBuffer.wrap(patch));
       System.arraycopy(patch, 0, data, PART + 1000, patch.length);
       write(fs, h, data, PART + 300_000, data.length, 128 * 1024);
-      fs.flush(h);
-    } finally {
-      fs.release(h);
-    }
+    });
     assertThat(gw.objectBytes("rw")).isEqualTo(data);
     assertThat(crcSent("rw", 1)).isEqualTo(Crc64.of(data, 0, PART));
     assertThat(crcSent("rw", 2)).as("read back and CRC'd at upload time").isNull();
@@ -115,17 +118,13 @@ class StreamedPartCrcTest extends GatewayFixture {
   void aTruncateBelowTheWrittenEndStopsTheWriteCrcs() {
     VirtualFileSystem fs = engine();
     byte[] data = random(3 * PART, 4);
-    FileHandle h = fs.create("/tr", 0644, OpenFlags.READ_WRITE, false, USER);
-    try {
+    written(fs, "/tr", h -> {
       write(fs, h, data, 0, PART + 500_000, 128 * 1024);
       fs.setattr("/tr", SetAttr.size(PART + 100), h, USER); // above the streamed part: the stream survives
       fs.setattr("/tr", SetAttr.size(PART + 500_000), h, USER); // grown again: zeros where bytes were
       Arrays.fill(data, PART + 100, PART + 500_000, (byte) 0);
       write(fs, h, data, PART + 500_000, data.length, 128 * 1024);
-      fs.flush(h);
-    } finally {
-      fs.release(h);
-    }
+    });
     assertThat(gw.objectBytes("tr")).isEqualTo(data);
     assertThat(crcSent("tr", 1)).isEqualTo(Crc64.of(data, 0, PART));
     assertThat(crcSent("tr", 2)).isNull();
@@ -136,13 +135,7 @@ class StreamedPartCrcTest extends GatewayFixture {
     VirtualFileSystem fs = engine();
     byte[] data = random(2 * PART + 5, 5);
     gw.emu.faults().failNext(1, 500, "InternalError", Set.of("UploadPart")); // the first UploadPart attempt
-    FileHandle h = fs.create("/retry", 0644, OpenFlags.READ_WRITE, false, USER);
-    try {
-      write(fs, h, data, 0, data.length, 256 * 1024);
-      fs.flush(h);
-    } finally {
-      fs.release(h);
-    }
+    written(fs, "/retry", h -> write(fs, h, data, 0, data.length, 256 * 1024));
     gw.emu.faults().clear();
     // parts 1 and 2 streamed (either may be the one that failed, they run at once), the 5-byte tail at the flush
     assertThat(attempts.values().stream().mapToInt(Integer::intValue).sum()).as("3 parts and one retry").isEqualTo(4);
