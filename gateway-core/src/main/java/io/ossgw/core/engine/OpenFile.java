@@ -150,6 +150,7 @@ final class OpenFile {
       if (stream != null && stream.conflicts(offset)) {
         dropStream();
       }
+      ByteBuffer written = src.duplicate(); // the bytes, for the stream's part CRCs
       f.write(offset, src);
       Instant now = Instant.now();
       explicitMtime = null;
@@ -158,7 +159,7 @@ final class OpenFile {
         stream = data.newStream(key, this::uploadMeta);
       }
       if (stream != null && !stream.invalid()) {
-        stream.onWrite(f);
+        stream.onWrite(f, offset, written);
       }
       long maxDirty = data.maxDirtyData();
       if (maxDirty > 0 && f.dirtyBytes() >= maxDirty && !unlinked) {
@@ -209,6 +210,9 @@ final class OpenFile {
         dropStream();
       }
       f.truncate(size);
+      if (stream != null) {
+        stream.onTruncate(size);
+      }
       Instant now = Instant.now();
       setAttr(node.attr().withSize(size), now, now);
     } finally {

@@ -48,7 +48,16 @@ public interface ContentSource {
    * position is untouched, so several parts of one file can upload at once).
    */
   static ContentSource ofFileRange(FileChannel channel, long position, long length) {
-    return new FileRange(channel, position, length);
+    return new FileRange(channel, position, length, null);
+  }
+
+  /**
+   * As {@link #ofFileRange(FileChannel, long, long)} for a range whose CRC-64 (ECMA-182, as OSS's {@code
+   * x-oss-hash-crc64ecma}) the caller computed from the bytes it wrote there: a client that checks uploads may send
+   * the range without reading it (sendfile) and check the reply against {@code crc64}.
+   */
+  static ContentSource ofFileRange(FileChannel channel, long position, long length, long crc64) {
+    return new FileRange(channel, position, length, crc64);
   }
 
   /**
@@ -165,8 +174,9 @@ public interface ContentSource {
    * @param channel the open file, read with positional reads only
    * @param position first byte of the body in the file
    * @param length body length in bytes
+   * @param crc64 the CRC-64 of those bytes when the writer computed it as it wrote them, else null
    */
-  record FileRange(FileChannel channel, long position, long length) implements ContentSource {
+  record FileRange(FileChannel channel, long position, long length, Long crc64) implements ContentSource {
     @Override
     public InputStream openStream() {
       return new FileRangeInputStream(channel, position, length);

@@ -337,8 +337,17 @@ public final class StagedFile implements AutoCloseable {
    * always the spool (the file spills first), so the bytes cannot change or go back to the pool under it.
    */
   public ContentSource spoolContent(long from, long length) {
+    return spoolContent(from, length, null);
+  }
+
+  /**
+   * As {@link #spoolContent(long, long)}, with the CRC-64 of those bytes when the caller knows it (null if not): a
+   * client may then send the range without reading it ({@link ContentSource.FileRange#crc64()}).
+   */
+  public ContentSource spoolContent(long from, long length, Long crc64) {
     spill();
-    return ContentSource.ofFileRange(channel, from, length);
+    return crc64 == null ? ContentSource.ofFileRange(channel, from, length)
+        : ContentSource.ofFileRange(channel, from, length, crc64);
   }
 
   public RangeSet valid() {

@@ -7,6 +7,7 @@ import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +33,7 @@ public final class StreamingUpload {
   private final Supplier<WriteMeta> meta;
   private final long multipartSize;
   private final Semaphore slots;
+  private final PartCrcs crcs;
   private final List<Future<PartETag>> parts = new ArrayList<>();
   private String uploadId;
   private WriteMeta initiatedMeta;
@@ -50,6 +52,7 @@ public final class StreamingUpload {
     this.meta = meta;
     this.multipartSize = multipartSize;
     this.slots = new Semaphore(parallelCount);
+    this.crcs = new PartCrcs(multipartSize);
   }
 
   /** The metadata the upload was initiated with (what the object will carry). */
@@ -74,6 +77,26 @@ public final class StreamingUpload {
   /** True when a write at {@code [offset, end)} would change bytes already handed to a part upload. */
   public boolean conflicts(long offset) {
     return offset < streamedUpTo;
+  }
+
+  /**
+   * After a write of {@code written} (its position to limit; left unchanged) at {@code offset} succeeded: notes the
+   * bytes' CRC-64 for the part they fall in ({@link PartCrcs}: a part whose bytes were all seen in order goes out with
+   * sendfile and no read-back), then starts uploads for every whole part now written contiguously from the start of
+   * the file. Blocks while {@code parallel_count} parts are in flight. A failure invalidates the stream (the flush
+   * re-uploads).
+   */
+  public void onWrite(StagedFile file, long offset, ByteBuffer written) {
+    if (invalid) {
+      return;
+    }
+    crcs.onWrite(offset, written);
+    onWrite(file);
+  }
+
+  /** The file's size was set to {@code size} (a truncate the stream survives: not below {@link #streamedUpTo()}). */
+  public void onTruncate(long size) {
+    crcs.onTruncate(size);
   }
 
   /**
@@ -110,7 +133,8 @@ public final class StreamingUpload {
       String id = uploadId;
       ContentSource body;
       try {
-        body = file.spoolContent(start, partSize); // runs while the owner writes on: never from memory buffers
+        // runs while the owner writes on: never from memory buffers
+        body = file.spoolContent(start, partSize, crcs.crcOf(partNumber, start, partSize));
       } catch (RuntimeException e) {
         slots.release();
         invalidate();

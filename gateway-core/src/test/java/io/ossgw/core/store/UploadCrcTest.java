@@ -121,6 +121,36 @@ class UploadCrcTest {
     }
   }
 
+  /**
+   * A spool range that carries the CRC its writer computed (a streamed part) goes with sendfile and is checked against
+   * that CRC: a byte flipped on the way is refused, and so is a range whose bytes are not the ones that CRC is of.
+   */
+  @Test
+  void aRangeWithItsWritersCrcIsCheckedAgainstThatCrc(@TempDir Path dir) throws IOException {
+    int part = 5 * 1024 * 1024 + 12345;
+    try (ObjectStore s = store(true); FileChannel ch = spool(dir, 2 * part)) {
+      byte[] a = new byte[part];
+      Arrays.fill(a, (byte) 'A');
+      long crc = io.ossgw.core.util.Crc64.of(a, 0, part);
+      String id = s.initiateMultipartUpload("known", new WriteMeta(null, Map.of()));
+      PartETag p1 = s.uploadPart("known", id, 1, ContentSource.ofFileRange(ch, 0, part, crc));
+      assertThat(p1.crc64()).isEqualTo(crc);
+      proxy.corruptNext.set(true);
+      assertThatThrownBy(() -> s.uploadPart("known", id, 2, ContentSource.ofFileRange(ch, part, part, crc)))
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.code()).isEqualTo("InconsistentCRC"));
+      assertThat(proxy.corruptNext.get()).isFalse();
+      assertThatThrownBy(() -> s.uploadPart("known", id, 2, ContentSource.ofFileRange(ch, part, part, crc ^ 1)))
+          .as("the bytes sent are not the ones the writer's CRC is of")
+          .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.code()).isEqualTo("InconsistentCRC"));
+      PartETag p2 = s.uploadPart("known", id, 2, ContentSource.ofFileRange(ch, part, part, crc));
+      WriteResult done = s.completeMultipartUpload("known", id, List.of(p1, p2));
+      assertThat(done.crc64()).isNotNull();
+      ByteBuffer last = ByteBuffer.allocate(10);
+      s.getObjectRange("known", 2L * part - 10, last, null);
+      assertThat(last.array()).containsOnly((byte) 'A');
+    }
+  }
+
   @Test
   void spoolRangesReadInPiecesAndResetStillSumTheRange(@TempDir Path dir) throws IOException {
     byte[] data = new byte[600_000];

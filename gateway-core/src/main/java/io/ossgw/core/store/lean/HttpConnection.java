@@ -30,6 +30,8 @@ final class HttpConnection implements AutoCloseable {
   static final int MAX_HEAD = 16 * 1024;
   /** Largest single read into a heap buffer. */
   static final int HEAP_SLICE = 256 * 1024;
+  /** Bytes sent by a blocking write when sendfile finds the socket full (see {@link #transferFrom}). */
+  static final int NUDGE = 4096;
 
   private final SocketChannel socket;
   /** What requests and replies go through: the socket itself, or TLS over it. */
@@ -44,6 +46,8 @@ final class HttpConnection implements AutoCloseable {
   long idleSince;
   /** Requests this connection has carried (keep-alive reuse is visible in tests). */
   int requests;
+  /** The buffer of {@link #nudge}, made on first use (heap: no direct memory per pooled connection). */
+  private ByteBuffer nudge;
   /** Set when the reaper closed the connection for passing its deadline. */
   volatile boolean timedOut;
 
@@ -109,7 +113,13 @@ final class HttpConnection implements AutoCloseable {
     deadlineNanos = 0;
   }
 
-  /** Sends {@code [position, position+length)} of {@code file} with sendfile (plain connections only). */
+  /**
+   * Sends {@code [position, position+length)} of {@code file} with sendfile (plain connections only).
+   *
+   * <p>On a virtual thread the socket is non-blocking underneath, so sendfile returns 0 once the socket's send buffer
+   * is full, and calling it again would spin. Then a small piece ({@value #NUDGE} bytes) goes by an ordinary blocking
+   * write, which parks the thread until the socket takes bytes again, and sendfile goes on from there.
+   */
   void transferFrom(FileChannel file, long position, long length) throws IOException {
     if (tls != null) {
       throw new IllegalStateException("sendfile on a TLS connection");
@@ -118,12 +128,30 @@ final class HttpConnection implements AutoCloseable {
     while (position < end) {
       arm();
       long n = file.transferTo(position, Math.min(end - position, 8L << 20), socket);
-      if (n <= 0 && position < end && file.size() < end) {
-        throw new EOFException("staged file shorter than expected at offset " + position);
+      if (n <= 0) {
+        if (file.size() < end) {
+          throw new EOFException("staged file shorter than expected at offset " + position);
+        }
+        n = nudge(file, position, (int) Math.min(NUDGE, end - position));
       }
       position += n;
     }
     deadlineNanos = 0;
+  }
+
+  /** Reads {@code len} bytes of {@code file} at {@code position} and writes them with a blocking write; returns len. */
+  private int nudge(FileChannel file, long position, int len) throws IOException {
+    if (nudge == null) {
+      nudge = ByteBuffer.allocate(NUDGE);
+    }
+    nudge.clear().limit(len);
+    while (nudge.hasRemaining()) {
+      if (file.read(nudge, position + nudge.position()) < 0) {
+        throw new EOFException("staged file shorter than expected at offset " + (position + nudge.position()));
+      }
+    }
+    write(nudge.flip());
+    return len;
   }
 
   /** Reads and parses a response head; the body, if any, follows in {@link #readBody}/{@link #readBodyInto}. */

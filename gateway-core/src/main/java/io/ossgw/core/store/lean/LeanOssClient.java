@@ -35,8 +35,10 @@ import javax.net.ssl.SSLEngine;
  * <p>Bodies: a spool-file range ({@link ContentSource.FileRange}) is either read in 256 KiB chunks into a pooled
  * direct buffer, CRC-64'd and written from it ({@link BodyMode#COPY}), or CRC-64'd through a memory mapping and sent
  * with sendfile ({@link BodyMode#SENDFILE}, plain connections only: TLS must encrypt in user space, so a TLS client
- * copies); other bodies are read from their stream. The CRC-64 of what was sent is returned for the caller to check
- * against {@code x-oss-hash-crc64ecma}.
+ * copies); a range that carries its CRC-64 ({@link ContentSource.FileRange#crc64()}: a streamed part, CRC'd as the
+ * application wrote it) goes with sendfile on a plain connection in either mode, checked against that CRC. Other
+ * bodies are read from their stream. The CRC-64 of what was sent is returned for the caller to check against {@code
+ * x-oss-hash-crc64ecma}.
  */
 final class LeanOssClient implements AutoCloseable {
   /** How a spool-file body goes to the socket. */
@@ -255,6 +257,10 @@ final class LeanOssClient implements AutoCloseable {
   /** Writes the body and returns the CRC-64 of the bytes written. */
   private long sendBody(HttpConnection c, ContentSource body) throws IOException {
     if (body instanceof ContentSource.FileRange f) {
+      if (f.crc64() != null && !c.secure()) { // CRC known from the writes: sendfile, no read-back, no 2nd pass
+        c.transferFrom(f.channel(), f.position(), f.length());
+        return f.crc64();
+      }
       return bodyMode == BodyMode.SENDFILE ? sendfile(c, f) : copy(c, f);
     }
     if (body instanceof ContentSource.Buffers m) { // a file staged in memory: CRC-64 and write the buffers, no copy
