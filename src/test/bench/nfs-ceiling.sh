@@ -10,7 +10,8 @@
 # Environment: APP_ROOT=the repository root (its ./ossgw launcher runs the gateway, with the launcher's JVM options)
 #   WORK=/var/tmp/ossgw-nfs-ceiling (wiped first)  OUT=$WORK/nfs-ceiling.json
 #   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read;
-#   PROFILE_ROWS=write,read,small,small read says which rows)
+#   PROFILE_ROWS=write,read,small,small read says which rows; each also with " warm")  PERF_ROWS=(rows perf records)
+#   WARM=1 (each row again in the same server process after the cold one: "write warm", "read warm", ...)
 #   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
 #   NMT=1 (Native Memory Tracking summary after the small-file reads)
 #   GW_AOT=0 (the launcher's OSSGW_AOT: 0 = no AOT cache, a fresh JIT in every row; train = this build's cache, trained

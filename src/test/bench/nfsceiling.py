@@ -11,10 +11,13 @@ Rows, per server (ganesha first, then ossgw; RUNS times):
 * small: PROCS processes, each creating SMALL_COUNT/PROCS files of SMALL_KIB KiB (create, WRITE, COMMIT, close).
 * small read: the same files read back by PROCS processes from a fresh gateway; with the server's peak RSS over that
   workload (VmHWM after clear_refs 5).
+* with WARM=1 (the default) each of those rows is followed by "<row> warm": the same workload again in the same
+  server process, on other names (a long-lived gateway's steady state; see run_server). ganesha gets the same rows.
 CPU is utime + stime of the server process from /proc/PID/stat over the workload (ganesha.nfsd; the gateway's JVM,
 not the emulator's, which is reported beside it); the 1-minute load average is taken before each row. With PROFILE=1
-the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read: which) also carry a JFR recording (settings=profile): heap bytes allocated per GiB (from
-the jdk.ObjectAllocationSample weights) and the hottest methods.
+the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm": which) also carry
+a JFR recording (settings=profile): heap bytes allocated per GiB (from the jdk.ObjectAllocationSample weights) and the
+hottest methods. PERF_ROWS (same names, none by default) records `perf record -F 499 -g` of the gateway over those rows.
 """
 import json
 import os
@@ -60,11 +63,14 @@ class Settings:
         self.profile = os.environ.get("PROFILE", "1") == "1"
         # the rows JFR records with PROFILE=1 (write, read, small, small read)
         self.profile_rows = os.environ.get("PROFILE_ROWS", "write,read").split(",")
+        self.perf_rows = [r for r in os.environ.get("PERF_ROWS", "").split(",") if r]
         self.servers = os.environ.get("SERVERS", "ganesha,ossgw").split(",")
         self.steps = os.environ.get("STEPS", "write,read,small,smallread").split(",")
         self.gw_options = os.environ.get("GW_OPTIONS", "")
         self.gw_java_opts = os.environ.get("GW_JAVA_OPTS", "")
         self.nmt = os.environ.get("NMT", "0") == "1"
+        # each row again in the same server process after the cold one (the steady state of a long-lived gateway)
+        self.warm = os.environ.get("WARM", "1") == "1"
         java_home = os.environ.get("JAVA_HOME", "")
         self.jcmd = os.path.join(java_home, "bin", "jcmd")
         self.jfr = os.path.join(java_home, "bin", "jfr")
@@ -200,7 +206,7 @@ def parallel(s, mode, url_of, per_proc, *extra):
     return total
 
 
-def measure(s, server, name, fn, profile=False):
+def measure(s, server, name, fn):
     load = os.getloadavg()[0]
     tag = "p" + str(int(time.time() * 1000) % 10**9)
     jfr_file = None
@@ -211,9 +217,17 @@ def measure(s, server, name, fn, profile=False):
     oss0 = server.counters() if emu_pid else {}
     c0, e0 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
     t0 = b.thread_cpu(server.pid)
+    perf = None
+    if name in s.perf_rows and server.name == "ossgw":
+        perf_file = os.path.join(s.work, f"{name.replace(' ', '-')}-{tag}.perf.data")
+        perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-o", perf_file, "-p", str(server.pid)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     result = fn()
     c1, e1 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
     t1 = b.thread_cpu(server.pid)
+    if perf:
+        perf.send_signal(2)  # SIGINT: perf writes its file and exits
+        perf.wait(timeout=120)
     row = {"server": server.name, "row": name, "load1": round(load, 2), "cpu_s": round(c1 - c0, 3),
            "emulator_cpu_s": round(e1 - e0, 3) if emu_pid else None, **result}
     # where the CPU went, by thread group (live threads only: ended ones are counted in cpu_s, not here)
@@ -221,6 +235,8 @@ def measure(s, server, name, fn, profile=False):
     row["threads"] = dict(sorted(threads.items(), key=lambda kv: -kv[1])[:8])
     if emu_pid:
         row["oss"] = {k: v for k, v in b.counter_delta(oss0, server.counters()).items() if v}
+    if perf:
+        row["perf"] = perf_file
     if profile and s.profile and server.name == "ossgw":
         jfr_file = os.path.join(s.work, f"{name.replace(' ', '-')}-{tag}.jfr")
         subprocess.run([s.jcmd, str(server.pid), "JFR.stop", f"name={tag}", f"filename={jfr_file}"],
@@ -246,41 +262,52 @@ def summarize(row):
 
 
 def run_server(s, server, run):
+    """The cold rows (a fresh gateway for the write, the read and the small reads) and, with WARM=1, each followed by
+    the same workload again in the same gateway process (the row's name + " warm") on other names: a second file
+    written; the file the warm write made read (written by another process, so it comes from OSS, not from memory);
+    another 2,000 small files written; and those read back (written by the previous process: from OSS too)."""
     rows = []
-    seq = f"seq-{run}.bin"
     per = s.small_count // s.procs
-    small_url = lambda i: server.url(f"small-{run}-p{i}")  # noqa: E731
+    passes = ["", " warm"] if s.warm else [""]
+    seq = {p: f"seq-{run}{p.strip()}.bin" for p in passes}
+    small_url = {p: (lambda i, p=p: server.url(f"small-{run}{p.strip()}-p{i}")) for p in passes}
     if server.name == "ossgw":
         server.fresh()
-    written = None
+    written = {}
     if "write" in s.steps:
-        row = measure(s, server, "write", lambda: nfsload(s, "write", server.url(seq), s.size_mib, s.depth), True)
-        written = row["checksum"]
-        rows.append(summarize(row))
+        for p in passes:
+            row = measure(s, server, "write" + p,
+                          lambda: nfsload(s, "write", server.url(seq[p]), s.size_mib, s.depth))
+            written[p] = row["checksum"]
+            rows.append(summarize(row))
     if "read" in s.steps:
         server.fresh()
-        row = measure(s, server, "read", lambda: nfsload(s, "read", server.url(seq), s.depth), True)
-        if server.name == "ossgw" and written and row["checksum"] != written:
-            raise RuntimeError(f"read back {row['checksum']}, written {written}")
-        rows.append(summarize(row))
+        for p in passes:
+            row = measure(s, server, "read" + p, lambda: nfsload(s, "read", server.url(seq[p]), s.depth))
+            if server.name == "ossgw" and written.get(p) and row["checksum"] != written[p]:
+                raise RuntimeError(f"read back {row['checksum']}, written {written[p]}")
+            rows.append(summarize(row))
     if "small" in s.steps:
-        rows.append(summarize(measure(s, server, "small", lambda: parallel(s, "small", small_url, per, s.small_kib))))
+        for p in passes:
+            rows.append(summarize(measure(s, server, "small" + p,
+                                          lambda: parallel(s, "small", small_url[p], per, s.small_kib))))
     if "smallread" in s.steps:
         server.fresh()
-        with open(f"/proc/{server.pid}/clear_refs", "w") as f:
-            f.write("5\n")  # resets VmHWM: the peak of this workload, not of start-up
-        rss0 = b.status_kb(server.pid, "VmRSS")
-        row = measure(s, server, "small read", lambda: parallel(s, "smallread", small_url, per))
-        row["rss_before_mib"] = round(rss0 / 1024)
-        row["peak_rss_mib"] = round(b.status_kb(server.pid, "VmHWM") / 1024)
-        if s.nmt and server.name == "ossgw":
-            nmt = subprocess.run([s.jcmd, str(server.pid), "VM.native_memory", "summary"], capture_output=True,
-                                 text=True).stdout
-            path = os.path.join(s.work, f"nmt-small-read-{run}.txt")
-            with open(path, "w") as f:
-                f.write(nmt)
-            row["nmt"] = path
-        rows.append(summarize(row))
+        for p in passes:
+            with open(f"/proc/{server.pid}/clear_refs", "w") as f:
+                f.write("5\n")  # resets VmHWM: the peak of this workload, not of start-up or the pass before
+            rss0 = b.status_kb(server.pid, "VmRSS")
+            row = measure(s, server, "small read" + p, lambda: parallel(s, "smallread", small_url[p], per))
+            row["rss_before_mib"] = round(rss0 / 1024)
+            row["peak_rss_mib"] = round(b.status_kb(server.pid, "VmHWM") / 1024)
+            if s.nmt and server.name == "ossgw":
+                nmt = subprocess.run([s.jcmd, str(server.pid), "VM.native_memory", "summary"], capture_output=True,
+                                     text=True).stdout
+                path = os.path.join(s.work, f"nmt-small-read{p.replace(' ', '-')}-{run}.txt")
+                with open(path, "w") as f:
+                    f.write(nmt)
+                row["nmt"] = path
+            rows.append(summarize(row))
     return rows
 
 

@@ -70,6 +70,23 @@ class NfsCostContractTest {
       nfs_fh3 d = dir(c, root);
       return () -> c.put(d, "f", bytes(100 * 1024));
     });
+    SCENARIOS.put("nfs-create-cold", (gw, c, root) -> {
+      dir(c, root);
+      gw.restart();
+      NfsClient fresh = new NfsClient(gw.port(), 1000, 1000);
+      nfs_fh3 d = fresh.lookup(fresh.root("/" + NfsGateway.BUCKET), "d").object();
+      return () -> fresh.put(d, "f", bytes(100 * 1024));
+    });
+    SCENARIOS.put("nfs-create-existing-cold", (gw, c, root) -> {
+      c.put(dir(c, root), "f", bytes(10));
+      gw.restart();
+      NfsClient fresh = new NfsClient(gw.port(), 1000, 1000);
+      nfs_fh3 d = fresh.lookup(fresh.root("/" + NfsGateway.BUCKET), "d").object();
+      return () -> {
+        assertThat(fresh.create(d, "f", 0644).status()).isEqualTo(nfsstat3.NFS3_OK);
+        awaitNoOpenFiles(gw);
+      };
+    });
     SCENARIOS.put("nfs-create-idle", (gw, c, root) -> {
       nfs_fh3 d = dir(c, root);
       return () -> {

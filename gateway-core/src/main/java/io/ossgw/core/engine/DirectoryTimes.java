@@ -82,6 +82,11 @@ final class DirectoryTimes extends ForwardingFileSystem {
   }
 
   @Override
+  public FileAttr getattrBeforeCreate(String path) {
+    return shown(path, fs.getattrBeforeCreate(path));
+  }
+
+  @Override
   public DirPage readdir(String path, String after, int maxEntries) {
     DirPage p = fs.readdir(path, after, maxEntries);
     if (changes.estimatedSize() == 0) {

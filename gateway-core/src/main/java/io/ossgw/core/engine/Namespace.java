@@ -12,6 +12,7 @@ import io.ossgw.core.meta.PosixMeta;
 import io.ossgw.core.namespace.KeyMapper;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.store.ListPage;
+import io.ossgw.core.store.ListedObject;
 import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.StoreException;
@@ -32,6 +33,7 @@ import java.util.Optional;
  *       listing is ENOENT without a request);
  *   <li>a file: 1 HeadObject; a directory: HeadObject (404) + one ListObjectsV2 {@code max-keys=1}, plus a HEAD of the
  *       {@code dir/} marker when there is one; a missing name: the HEAD and the LIST (ossfs needs 3 HEAD + 1 LIST);
+ *       a missing name about to be created ({@link #resolveNew}): one ListObjectsV2;
  *   <li>a listing: ceil(n / 1000) ListObjectsV2 pages; attributes come from the listing, completed from the
  *       {@link MetaStore} for objects seen before, and from parallel HEADs only for objects whose metadata was never
  *       seen (none with {@code readdir_optimize}).
@@ -86,6 +88,20 @@ final class Namespace {
    * @throws FsException ENOENT when OSS has no such file or directory, EIO when a request failed
    */
   Node resolve(String path) {
+    return resolve(path, false);
+  }
+
+  /**
+   * Resolves a name its caller is about to create ({@link #lookupNew}): the same answer as {@link #resolve}, in one
+   * ListObjectsV2 instead of two requests when nothing is there.
+   *
+   * @throws FsException ENOENT when OSS has no such file or directory, EIO when a request failed
+   */
+  Node resolveNew(String path) {
+    return resolve(path, true);
+  }
+
+  private Node resolve(String path, boolean expectAbsent) {
     VPaths.check(path);
     if (VPaths.isRoot(path)) {
       return root();
@@ -120,7 +136,7 @@ final class Namespace {
         throw new FsException(Errno.ENOENT, path);
       }
     }
-    return lookup(path);
+    return expectAbsent ? lookupNew(path) : lookup(path);
   }
 
   /** Like {@link #resolve} but null instead of ENOENT. */
@@ -170,6 +186,72 @@ final class Namespace {
     }
     stat.putIfNewer(path, n, t0);
     return n;
+  }
+
+  /**
+   * Resolves with OSS requests a name expected not to exist (the target of a create), listing before any HEAD: one
+   * ListObjectsV2 with the file key as prefix, {@code /} as delimiter and {@value #NEW_NAME_KEYS} keys answers in one
+   * request what {@link #lookup} needs a HeadObject 404 and a ListObjectsV2 for. Keys sort byte-wise, and every key
+   * under that prefix is the name itself, a longer name, or (rolled into the common prefix {@code name/}) the
+   * directory's; so the page settles the directory when it is complete or reaches past {@code name/} (a key whose
+   * next character sorts after {@code /}), and the file when it starts with the name. Then:
+   *
+   * <ul>
+   *   <li>nothing there: ENOENT (cached as {@link #lookup} caches it), 1 request;
+   *   <li>a directory (its common prefix): the directory, as a listing shows it (a file {@code x} beside {@code x/} is
+   *       hidden by the directory, SEMANTICS.md "Names"), plus the HEAD of its marker;
+   *   <li>a file, or a page that settles nothing (more than {@value #NEW_NAME_KEYS} longer names sort before
+   *       {@code name/}): {@link #lookup}, whose HEAD gives the file's metadata.
+   * </ul>
+   *
+   * @throws FsException ENOENT, EIO when a request failed
+   */
+  Node lookupNew(String path) {
+    String dirKey = keys.dirKeyOrNull(path);
+    if (dirKey == null) {
+      return lookup(path); // no directory can have this name: the HEAD alone answers
+    }
+    long t0 = stat.now();
+    String fileKey = keys.fileKey(path);
+    ListPage page;
+    try {
+      page = store.listObjectsV2(fileKey, "/", null, null, NEW_NAME_KEYS);
+    } catch (StoreException e) {
+      throw Errors.toFs(e, path);
+    }
+    if (page.commonPrefixes().contains(dirKey)) {
+      Node n = markerOrImplicit(dirKey);
+      stat.putIfNewer(path, n, t0);
+      return n;
+    }
+    boolean file = !page.objects().isEmpty() && page.objects().get(0).key().equals(fileKey);
+    if (file || !settled(page, fileKey)) {
+      return lookup(path);
+    }
+    stat.putNegative(path);
+    throw new FsException(Errno.ENOENT, path);
+  }
+
+  /** Keys a {@link #lookupNew} asks for: enough for a few longer names ({@code x.bak}, {@code x-1}) before {@code x/}. */
+  static final int NEW_NAME_KEYS = 8;
+
+  /** Whether a page of keys under {@code fileKey} tells for sure if {@code fileKey + "/"} is among them. */
+  private static boolean settled(ListPage page, String fileKey) {
+    if (!page.truncated()) {
+      return true;
+    }
+    int at = fileKey.length();
+    for (ListedObject o : page.objects()) {
+      if (o.key().length() > at && o.key().charAt(at) > '/') {
+        return true;
+      }
+    }
+    for (String p : page.commonPrefixes()) {
+      if (p.length() > at && p.charAt(at) > '/') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@link #complete} would send a request for this listing node. */

@@ -100,6 +100,12 @@ final class OssFileSystem implements VirtualFileSystem {
     return ns.resolve(path).attr();
   }
 
+  /** {@inheritDoc} One ListObjectsV2 for a name no cache knows ({@link Namespace#lookupNew}). */
+  @Override
+  public FileAttr getattrBeforeCreate(String path) {
+    return ns.resolveNew(path).attr();
+  }
+
   @Override
   public DirPage readdir(String path, String after, int maxEntries) {
     VPaths.check(path);

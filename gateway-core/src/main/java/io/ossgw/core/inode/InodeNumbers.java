@@ -77,6 +77,14 @@ public final class InodeNumbers extends ForwardingFileSystem {
     return numbered(path, fs.getattr(path));
   }
 
+  @Override
+  public FileAttr getattrBeforeCreate(String path) {
+    if (UNNUMBERED.isBound()) {
+      return fs.getattrBeforeCreate(path);
+    }
+    return numbered(path, fs.getattrBeforeCreate(path));
+  }
+
   /**
    * Each entry's number as the table would give it, without recording names that are only listed (a listing of a
    * million names writes nothing): a name is recorded when it is first looked up, stat-ed or opened, and gets the number

@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 /**
  * A {@link VirtualFileSystem} that hands every call to {@link #fs} unchanged: the base of the decorators around the
  * engine (metrics, directory times), which override only the operations they add to. The default methods of the
- * interface ({@code mknod}, {@code fgetattr}, {@code staleVersion}) are forwarded too, so a decorator never falls
+ * interface ({@code getattrBeforeCreate}, {@code mknod}, {@code fgetattr},
+ * {@code staleVersion}) are forwarded too, so a decorator never falls
  * back to a default the wrapped file system overrides.
  */
 public abstract class ForwardingFileSystem implements VirtualFileSystem {
@@ -20,6 +21,11 @@ public abstract class ForwardingFileSystem implements VirtualFileSystem {
   @Override
   public FileAttr getattr(String path) {
     return fs.getattr(path);
+  }
+
+  @Override
+  public FileAttr getattrBeforeCreate(String path) {
+    return fs.getattrBeforeCreate(path);
   }
 
   @Override

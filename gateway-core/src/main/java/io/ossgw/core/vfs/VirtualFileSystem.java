@@ -20,6 +20,18 @@ public interface VirtualFileSystem extends AutoCloseable {
   FileAttr getattr(String path);
 
   /**
+   * {@link #getattr} of a name the caller is about to create (NFS CREATE, RFC 1813 §3.3.8: is something there
+   * already?): the same answer, found the way that is cheapest when nothing is there. The engine asks OSS one
+   * ListObjectsV2 for a name no cache knows instead of a HeadObject and a ListObjectsV2 (a name that does exist costs
+   * one request more than {@link #getattr}: SEMANTICS.md "Request costs"). The default is {@link #getattr}.
+   *
+   * @throws FsException ENOENT when there is no such entry, ENOTDIR, EIO
+   */
+  default FileAttr getattrBeforeCreate(String path) {
+    return getattr(path);
+  }
+
+  /**
    * One page of a directory's entries, with attributes (readdir(3); RFC 1813 READDIR/READDIRPLUS; RFC 8881 READDIR): the
    * entries whose {@link DirEntry#position() position} sorts after {@code after}, in position order. A listing is read
    * page after page, each resuming after the last entry of the one before, so no layer holds a whole directory: the

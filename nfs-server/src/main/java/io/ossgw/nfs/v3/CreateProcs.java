@@ -97,7 +97,8 @@ final class CreateProcs {
     try {
       w = where(c, a.where());
       Target dir = w.dir();
-      FileAttr existing = Entries.attrOrNull(dir.fs(), w.path());
+      // the name is expected to be free: one ListObjectsV2 finds that out (a HEAD 404 and a LIST otherwise)
+      FileAttr existing = Entries.attrBeforeCreateOrNull(dir.fs(), w.path());
       long verf = a.how().mode() == Nfs3.EXCLUSIVE ? ByteBuffer.wrap(a.how().verf()).getLong() : 0;
       String key = dir.export().id() + ":" + w.path();
       if (existing != null) {

@@ -234,7 +234,9 @@ final class OpenOp implements Operation<OPEN4args> {
     }
     String path = VPaths.child(dir.path(), name);
     VirtualFileSystem fs = dir.fs();
-    FileAttr existing = getattr(fs, path);
+    // an OPEN that may create expects the name to be free: one ListObjectsV2 finds that out (a HEAD 404 and a LIST
+    // otherwise); the Linux client sends it without a LOOKUP first for a name not in its cache
+    FileAttr existing = create ? beforeCreate(fs, path) : getattr(fs, path);
     long before = Fattr4.change(da);
     if (!create) {
       if (existing == null) {
@@ -317,6 +319,14 @@ final class OpenOp implements Operation<OPEN4args> {
   private static FileAttr getattr(VirtualFileSystem fs, String path) {
     try {
       return Entries.attrOrNull(fs, path);
+    } catch (FsException e) {
+      throw V4Status.error(e);
+    }
+  }
+
+  private static FileAttr beforeCreate(VirtualFileSystem fs, String path) {
+    try {
+      return Entries.attrBeforeCreateOrNull(fs, path);
     } catch (FsException e) {
       throw V4Status.error(e);
     }

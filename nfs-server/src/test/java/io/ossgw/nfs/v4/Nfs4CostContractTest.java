@@ -71,6 +71,15 @@ class Nfs4CostContractTest {
       stateid4 s = create(c, d, "f");
       ok(c, putfh(d), V4Client.lookup("f"), Open4Ops.write(s, 0, Nfs4.UNSTABLE4, data(100 << 10)), Open4Ops.close(s));
     });
+    SCENARIOS.put("nfs4-open-create-cold", (gw, c, d) -> {
+      gw.put("cold/other", "x"); // a directory the gateway has not listed
+      byte[] cold = DirOps.fh(c, "/" + V4Gateway.BUCKET + "/cold");
+      return () -> {
+        stateid4 s = create(c, cold, "f");
+        ok(c, putfh(cold), V4Client.lookup("f"), Open4Ops.write(s, 0, Nfs4.UNSTABLE4, data(100 << 10)),
+            Open4Ops.close(s));
+      };
+    });
     SCENARIOS.put("nfs4-open-write-commit-close", (gw, c, d) -> () -> {
       stateid4 s = create(c, d, "f");
       ok(c, putfh(d), V4Client.lookup("f"), Open4Ops.write(s, 0, Nfs4.UNSTABLE4, data(100 << 10)), Open4Ops.commit(),
