@@ -58,7 +58,6 @@ final class OssFileSystem implements VirtualFileSystem {
   private final OpenFiles openFiles = new OpenFiles();
   private final ExecutorService io = Executors.newVirtualThreadPerTaskExecutor();
   private final Namespace ns;
-  private final ParallelHeads heads;
   private final DataPath data;
   private final Readers readers;
   private final Renamer renamer;
@@ -83,9 +82,8 @@ final class OssFileSystem implements VirtualFileSystem {
     DirCache dirs = new DirCache(config.statCacheExpire(), config.statCacheSliding(), budget.listingBytes(), ticker);
     ListingWindow window = new ListingWindow(config.statCacheExpire(), config.statCacheSliding(), budget.windowBytes(),
         ticker);
-    this.heads = new ParallelHeads(io, config.multireqMax());
     this.ns = new Namespace(config, store, keys, posix, stat, dirs, window, budget.wholeDirBytes(), metaStore, openFiles,
-        heads);
+        new ParallelHeads(io, config.multireqMax()));
     Uploader uploader = new Uploader(store, io, config.multipartSize(), config.parallelCount(), config.noMultipart(),
         config.multipartCopySize());
     ObjectCopier copier = new ObjectCopier(store, io, config.singlepartCopyLimit(), config.multipartCopySize(),
@@ -485,7 +483,6 @@ final class OssFileSystem implements VirtualFileSystem {
       }
     }
     io.shutdown();
-    heads.close();
     readers.close();
     metaStore.close();
   }

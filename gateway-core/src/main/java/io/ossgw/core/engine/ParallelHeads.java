@@ -6,15 +6,10 @@ import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Completes a listing page's nodes whose metadata is unknown with HEAD requests, at most {@code multireq_max} at once
@@ -22,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * vanished between the LIST and the HEAD are dropped.
  *
  * <p>Bounded: a task is submitted only once one of the {@code multireq_max} slots is free, so a page holds at most that
- * many requests (and threads) in flight, and a listing is completed one ListObjectsV2 page (at most 1,000
+ * many requests (and virtual threads) in flight, and a listing is completed one ListObjectsV2 page (at most 1,000
  * entries) at a time. Submitting every HEAD of a 100,000-entry directory at once, each task then waiting for a slot,
  * held 100,000 parked virtual threads and their stacks: about 1 GB, the OutOfMemoryError of issue 21.
  */
@@ -30,43 +25,14 @@ final class ParallelHeads {
   private final ExecutorService executor;
   private final int parallel;
 
-  /** Platform threads for the HEADs of {@link #completeAll}, at most {@value #POOL_PER_SLOT} per slot. */
-  private final ThreadPoolExecutor headThreads;
-
-  /**
-   * @param executor the engine's I/O executor (virtual threads): the next page's LIST, and HEADs beyond the pool
-   * @param parallel {@code multireq_max}, HEADs in flight per listing
-   */
   ParallelHeads(ExecutorService executor, int parallel) {
     this.executor = executor;
     this.parallel = Math.max(1, parallel);
-    // HEADs run on pooled platform threads: a HEAD on a virtual thread parks on the socket read and is woken through
-    // the poller and the carrier pool, which cost a cold `ls -l` of 3,000 0.59-0.67 CPU-s of HEAD work against
-    // 0.32-0.40 on platform threads (docs/benchmarks.md "Cold ls -l by default (issue 22 item 4)"). Threads are made
-    // on demand, kept 30 s idle, and bounded; several listings at once beyond the bound take virtual threads.
-    this.headThreads = new ThreadPoolExecutor(0, POOL_PER_SLOT * this.parallel, 30, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), Thread.ofPlatform().daemon().name("ossgw-head-", 0).factory());
-  }
-
-  /** Platform threads per {@code multireq_max} slot: four listings at once before HEADs fall back to virtual threads. */
-  static final int POOL_PER_SLOT = 4;
-
-  /** Stops the idle HEAD threads (engine close). */
-  void close() {
-    headThreads.shutdown();
   }
 
   /** The engine's I/O executor (virtual threads), which also lists a listing's next page ahead ({@link Lister}). */
   ExecutorService executor() {
     return executor;
-  }
-
-  private Future<Object> submit(Callable<Object> head) {
-    try {
-      return headThreads.submit(head);
-    } catch (RejectedExecutionException e) { // every pooled thread busy (or the engine closing): a virtual one
-      return executor.submit(head);
-    }
   }
 
   /**
@@ -87,16 +53,15 @@ final class ParallelHeads {
         }
         int k = i;
         slots.acquire();
-        Callable<Object> head = () -> {
-          try {
-            nodes[k] = ns.complete(VPaths.child(dirPath, names[k]), nodes[k]);
-          } finally {
-            slots.release();
-          }
-          return null;
-        };
         try {
-          futures.add(submit(head));
+          futures.add(executor.submit(() -> {
+            try {
+              nodes[k] = ns.complete(VPaths.child(dirPath, names[k]), nodes[k]);
+            } finally {
+              slots.release();
+            }
+            return null;
+          }));
         } catch (RuntimeException e) {
           slots.release();
           throw e;

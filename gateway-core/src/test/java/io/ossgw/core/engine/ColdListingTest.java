@@ -124,46 +124,4 @@ class ColdListingTest extends GatewayFixture {
     failing.set(false);
     assertThat(fs.readdir("/f").entries()).hasSize(150); // nothing half-listed was kept
   }
-
-  @Test
-  void listingHeadsRunOnPlatformThreadsAndListingsBeyondThePoolStillComplete() throws Exception {
-    int dirs = ParallelHeads.POOL_PER_SLOT + 2; // more listings at once than the pool has threads for
-    for (int d = 0; d < dirs; d++) {
-      seed("p" + d, 12);
-    }
-    java.util.Set<Boolean> virtual = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    CountDownLatch allStarted = new CountDownLatch(dirs);
-    VirtualFileSystem fs = gw.mountThrough(s -> new ForwardingObjectStore(s) {
-      @Override
-      public ObjectInfo headObject(String key) {
-        if (key.matches("p\\d+/o\\d+")) {
-          virtual.add(Thread.currentThread().isVirtual());
-          allStarted.countDown(); // each listing's first HEAD holds its thread until every listing has one running
-          try {
-            allStarted.await(DEADLINE_S, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-        return super.headObject(key);
-      }
-    }, "multireq_max=1");
-    for (int d = 0; d < dirs; d++) {
-      fs.getattr("/p" + d);
-    }
-    gw.resetCounters();
-    List<java.util.concurrent.Future<Integer>> listings = new java.util.ArrayList<>();
-    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(dirs)) {
-      for (int d = 0; d < dirs; d++) {
-        String dir = "/p" + d;
-        listings.add(pool.submit(() -> fs.readdir(dir).entries().size()));
-      }
-      for (var l : listings) {
-        assertThat(l.get(DEADLINE_S * 4, TimeUnit.SECONDS)).isEqualTo(12);
-      }
-    }
-    assertThat(allStarted.getCount()).as("every listing had a HEAD in flight at once").isZero();
-    assertThat(gw.count("HeadObject")).isEqualTo(12L * dirs);
-    assertThat(virtual).as("platform threads first, virtual ones beyond the pool").containsExactlyInAnyOrder(false, true);
-  }
 }
