@@ -285,7 +285,7 @@ final class Lister {
    * What one ListObjectsV2 page said, before its HEADs: the entries after {@code from} keyed by position, the last
    * position listed, and where the next page starts (null token and {@code eof} at the end).
    */
-  private record Listed(String from, long t0, TreeMap<String, Node> entries, Hidden hidden, String last, String token,
+  private record Listed(String from, TreeMap<String, Node> entries, Hidden hidden, String last, String token,
       boolean eof) {
   }
 
@@ -321,7 +321,7 @@ final class Lister {
     } catch (StoreException e) {
       throw Errors.toFs(e, dirPath);
     }
-    return new Listed(from, t0, entries, hidden, last, eof ? null : token, eof);
+    return new Listed(from, entries, hidden, last, eof ? null : token, eof);
   }
 
   /** The HEAD half of {@link #fetch}: completes a listed page's unknown entries and adds the files being written. */
