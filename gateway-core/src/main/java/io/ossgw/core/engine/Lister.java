@@ -32,6 +32,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 
 /**
  * Directory listings, page by page (issue 21): {@link #page} answers a paged readdir from the cached whole listing of
@@ -183,23 +185,33 @@ final class Lister {
     long t0 = stat.now();
     List<Chunk> got = new ArrayList<>();
     long weight = 0;
-    String from = "";
-    String token = null;
+    Listed l = list(ns, dirPath, dirKey, "", null);
     while (true) {
-      Chunk c = fetch(ns, dirPath, dirKey, from, token);
+      // The next page's LIST runs while this page's HEADs do: a cold listing of n entries waits for one LIST, not
+      // ceil(n / 1000) of them one after the other (docs/benchmarks.md "Cold ls -l by default (issue 22 item 4)").
+      Future<Listed> ahead = l.eof() ? null : listAhead(ns, dirPath, dirKey, l);
+      Chunk c;
+      try {
+        c = complete(ns, dirPath, l);
+      } catch (RuntimeException e) {
+        if (ahead != null) {
+          ahead.cancel(true);
+        }
+        throw e;
+      }
       got.add(c);
       weight += c.weight();
-      if (c.eof()) {
+      if (ahead == null) {
         break;
       }
+      l = await(ahead, dirPath);
       if (weight > wholeDirBytes) {
+        got.add(complete(ns, dirPath, l)); // the page listed ahead is the paged readdir's next: no LIST is wasted
         for (int i = got.size() - 1; i >= 0; i--) {
           window.put(dirPath, got.get(i)); // the first page last: the most recently used, the last one evicted
         }
         return null;
       }
-      from = c.to();
-      token = c.nextToken();
     }
     Map<String, Node> all = new HashMap<>();
     for (Chunk c : got) {
@@ -219,6 +231,27 @@ final class Lister {
     }
     logHidden(dirPath, hidden);
     return new DirState(all, t0);
+  }
+
+  /** Starts the LIST of the page after {@code l} on the engine's I/O executor. */
+  private Future<Listed> listAhead(Namespace ns, String dirPath, String dirKey, Listed l) {
+    return heads.executor().submit(() -> list(ns, dirPath, dirKey, l.last(), l.token()));
+  }
+
+  /** The page {@link #listAhead} listed; its FsException as thrown, anything else as EIO. */
+  private static Listed await(Future<Listed> ahead, String dirPath) {
+    try {
+      return ahead.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new FsException(Errno.EIO, dirPath + ": " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      ahead.cancel(true);
+      throw new FsException(Errno.EIO, "interrupted listing " + dirPath, e);
+    }
   }
 
   private DirEntry entry(String dirPath, String position, Node node) {
@@ -245,6 +278,19 @@ final class Lister {
    * all), each with its attributes from the listing, the metadata store, the stat cache or a HEAD.
    */
   Chunk fetch(Namespace ns, String dirPath, String dirKey, String from, String token) {
+    return complete(ns, dirPath, list(ns, dirPath, dirKey, from, token));
+  }
+
+  /**
+   * What one ListObjectsV2 page said, before its HEADs: the entries after {@code from} keyed by position, the last
+   * position listed, and where the next page starts (null token and {@code eof} at the end).
+   */
+  private record Listed(String from, TreeMap<String, Node> entries, Hidden hidden, String last, String token,
+      boolean eof) {
+  }
+
+  /** The LIST half of {@link #fetch}: one page's entries with what the listing, the stores and the caches know. */
+  private Listed list(Namespace ns, String dirPath, String dirKey, String from, String token) {
     long t0 = stat.now();
     TreeMap<String, Node> entries = new TreeMap<>(DirPage::compare);
     Hidden hidden = new Hidden();
@@ -275,8 +321,16 @@ final class Lister {
     } catch (StoreException e) {
       throw Errors.toFs(e, dirPath);
     }
-    String[] positions = entries.keySet().toArray(new String[0]);
-    Node[] nodes = entries.values().toArray(new Node[0]);
+    return new Listed(from, entries, hidden, last, eof ? null : token, eof);
+  }
+
+  /** The HEAD half of {@link #fetch}: completes a listed page's unknown entries and adds the files being written. */
+  private Chunk complete(Namespace ns, String dirPath, Listed l) {
+    String from = l.from();
+    String last = l.last();
+    boolean eof = l.eof();
+    String[] positions = l.entries().keySet().toArray(new String[0]);
+    Node[] nodes = l.entries().values().toArray(new Node[0]);
     String[] names = new String[positions.length];
     for (int i = 0; i < positions.length; i++) {
       names[i] = DirState.nameOf(positions[i], nodes[i]);
@@ -299,7 +353,7 @@ final class Lister {
       positions = kept.keySet().toArray(new String[0]);
       nodes = kept.values().toArray(new Node[0]);
     }
-    logHidden(dirPath, hidden);
+    logHidden(dirPath, l.hidden());
     List<String> undecided = new ArrayList<>(1);
     if (!eof) {
       for (int i = 0; i < positions.length; i++) {
@@ -309,7 +363,7 @@ final class Lister {
         }
       }
     }
-    return new Chunk(from, last, positions, nodes, eof ? null : token, eof, undecided.toArray(new String[0]));
+    return new Chunk(from, last, positions, nodes, l.token(), eof, undecided.toArray(new String[0]));
   }
 
   private void logHidden(String dirPath, Hidden hidden) {

@@ -30,6 +30,11 @@ final class ParallelHeads {
     this.parallel = Math.max(1, parallel);
   }
 
+  /** The engine's I/O executor (virtual threads), which also lists a listing's next page ahead ({@link Lister}). */
+  ExecutorService executor() {
+    return executor;
+  }
+
   /**
    * Replaces each node of {@code nodes} that {@link Namespace#needsHead} by its completed node, or by null when the
    * object is gone.

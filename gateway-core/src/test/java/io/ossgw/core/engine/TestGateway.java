@@ -64,6 +64,15 @@ final class TestGateway implements AutoCloseable {
     return e.fileSystem();
   }
 
+  /** A new engine whose OSS client passes through {@code wrap} on every attempt (requests seen in the order sent). */
+  VirtualFileSystem mountThrough(java.util.function.UnaryOperator<io.ossgw.core.store.ObjectStore> wrap,
+      String... options) {
+    Engine e = Engine.start(config("", options), io.ossgw.core.observe.EngineObserver.NONE, wrap,
+        java.util.function.UnaryOperator.identity());
+    engines.add(e);
+    return e.fileSystem();
+  }
+
   VirtualFileSystem mountWithTicker(Ticker ticker, String... options) {
     EngineConfig c = config("", options);
     Engine e = Engine.over(c, new io.ossgw.core.store.RetryingObjectStore(
