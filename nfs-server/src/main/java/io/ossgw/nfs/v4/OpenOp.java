@@ -168,7 +168,7 @@ final class OpenOp implements Operation<OPEN4args> {
     if (t.pseudo() || t.export().readOnly()) {
       return current(ctx);
     }
-    FileAttr a = getattr(t.fs(), t.path());
+    FileAttr a = attrOrNull(t.fs(), t.path(), false);
     if (a != null) {
       return Found.existing(t, a);
     }
@@ -236,7 +236,7 @@ final class OpenOp implements Operation<OPEN4args> {
     VirtualFileSystem fs = dir.fs();
     // an OPEN that may create expects the name to be free: one ListObjectsV2 finds that out (a HEAD 404 and a LIST
     // otherwise); the Linux client sends it without a LOOKUP first for a name not in its cache
-    FileAttr existing = create ? beforeCreate(fs, path) : getattr(fs, path);
+    FileAttr existing = attrOrNull(fs, path, create);
     long before = Fattr4.change(da);
     if (!create) {
       if (existing == null) {
@@ -316,17 +316,13 @@ final class OpenOp implements Operation<OPEN4args> {
     return new SetAttr(null, all.uid(), all.gid(), size, all.atime(), all.mtime());
   }
 
-  private static FileAttr getattr(VirtualFileSystem fs, String path) {
+  /**
+   * The attributes of {@code path}, null when nothing is there; {@code beforeCreate} asks the way that is cheapest for
+   * a name expected to be free ({@link Entries#attrBeforeCreateOrNull}).
+   */
+  private static FileAttr attrOrNull(VirtualFileSystem fs, String path, boolean beforeCreate) {
     try {
-      return Entries.attrOrNull(fs, path);
-    } catch (FsException e) {
-      throw V4Status.error(e);
-    }
-  }
-
-  private static FileAttr beforeCreate(VirtualFileSystem fs, String path) {
-    try {
-      return Entries.attrBeforeCreateOrNull(fs, path);
+      return beforeCreate ? Entries.attrBeforeCreateOrNull(fs, path) : Entries.attrOrNull(fs, path);
     } catch (FsException e) {
       throw V4Status.error(e);
     }
