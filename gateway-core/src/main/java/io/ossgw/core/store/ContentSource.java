@@ -53,10 +53,11 @@ public interface ContentSource {
 
   /**
    * As {@link #ofFileRange(FileChannel, long, long)} for a range whose CRC-64 (ECMA-182, as OSS's {@code
-   * x-oss-hash-crc64ecma}) the caller computed from the bytes it wrote there: a client that checks uploads may send
-   * the range without reading it (sendfile) and check the reply against {@code crc64}.
+   * x-oss-hash-crc64ecma}) the caller computed from the bytes it wrote there, or null when it did not: a client that
+   * checks uploads may send a range with its CRC without reading it (sendfile) and check the reply against {@code
+   * crc64}.
    */
-  static ContentSource ofFileRange(FileChannel channel, long position, long length, long crc64) {
+  static ContentSource ofFileRange(FileChannel channel, long position, long length, Long crc64) {
     return new FileRange(channel, position, length, crc64);
   }
 

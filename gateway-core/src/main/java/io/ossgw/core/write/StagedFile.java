@@ -346,8 +346,7 @@ public final class StagedFile implements AutoCloseable {
    */
   public ContentSource spoolContent(long from, long length, Long crc64) {
     spill();
-    return crc64 == null ? ContentSource.ofFileRange(channel, from, length)
-        : ContentSource.ofFileRange(channel, from, length, crc64);
+    return ContentSource.ofFileRange(channel, from, length, crc64);
   }
 
   public RangeSet valid() {

@@ -91,7 +91,7 @@ public final class StreamingUpload {
       return;
     }
     crcs.onWrite(offset, written);
-    onWrite(file);
+    startWholeParts(file);
   }
 
   /** The file's size was set to {@code size} (a truncate the stream survives: not below {@link #streamedUpTo()}). */
@@ -99,14 +99,8 @@ public final class StreamingUpload {
     crcs.onTruncate(size);
   }
 
-  /**
-   * Starts uploads for every whole part now written contiguously from the start of the file.
-   * Blocks while {@code parallel_count} parts are in flight. A failure invalidates the stream (the flush re-uploads).
-   */
-  public void onWrite(StagedFile file) {
-    if (invalid) {
-      return;
-    }
+  /** Starts uploads for every whole part now written contiguously from the start of the file ({@link #onWrite}). */
+  private void startWholeParts(StagedFile file) {
     long contiguous = file.dirty().contiguousFromZero();
     while (!invalid) {
       int partNumber = parts.size() + 1;
