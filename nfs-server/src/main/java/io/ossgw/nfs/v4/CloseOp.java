@@ -12,7 +12,8 @@ import io.ossgw.nfs.xdr.XdrType;
 
 /**
  * CLOSE (RFC 8881 §18.2): ends an open (its stateid no longer resolves), uploads what the file's open handle holds, as
- * close(2) does over FUSE (SEMANTICS.md), then lets the handle go (it stays for the idle time if NFSv3 or another
+ * close(2) does over FUSE (SEMANTICS.md), through the handle the open pinned (so under the file's current name even
+ * when a RENAME moved it after this compound's PUTFH resolved the old one), then lets the handle go (it stays for the idle time if NFSv3 or another
  * open uses it). CLOSE has no error for a failed upload: it still closes, logs, and the idle release retries the
  * upload (giving up changes the write verifier); a client that needs the bytes durable COMMITs first, as Linux does
  * on close(2). Replies with the invalid special stateid (§18.2.4) and makes it the current stateid.
@@ -45,7 +46,7 @@ final class CloseOp implements Operation<CLOSE4args> {
     OpenFiles.Pin pin = ctx.server.opens.close(o);
     if (pin != null) {
       try {
-        ctx.server.open.commit(t.export(), t.path());
+        pin.commit(); // by the open's own handle, not by path: a RENAME since PUTFH resolved the path cannot miss it
       } catch (FsException e) {
         LOG.log(System.Logger.Level.WARNING, "upload at CLOSE of " + t.path() + " failed (the idle release retries): "
             + e.getMessage());
