@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * rename at unlink(2) of an open file races its write-back: the WRITE waits for the rename and lands in the renamed
  * file, which the CLOSE then uploads ({@link io.ossgw.nfs.fs.NameChanges}; before, the WRITE answered NFS4ERR_STALE
  * and the client failed close(2) with ESTALE). Likewise a WRITE that checked its file just before the whole RENAME
- * ran: it runs again on the new name, where before its open found the old name gone and it failed.
+ * ran: it runs again on the new name, where before its open found the old name gone and it failed. And a CLOSE whose
+ * PUTFH resolved the old name before a whole RENAME: it uploads through the open's handle, where before it looked for
+ * a handle under the old name, found none and uploaded nothing.
  */
 class RenameRace4Test {
   @TempDir
@@ -64,6 +66,24 @@ class RenameRace4Test {
     }
   }
 
+  @Test
+  void aCloseWhoseFilehandleResolvedBeforeTheRenameUploadsTheRenamedFile() throws Exception {
+    try (Opened o = new Opened(state)) {
+      o.held.holdGetattr("/d/open");
+      // PUTFH resolves the old name, GETATTR is held after answering: the RENAME then runs whole before the CLOSE
+      CompletableFuture<COMPOUND4res> closing = CompletableFuture.supplyAsync(
+          () -> o.opener.call(putfh(o.f), V4Client.getattr(Nfs4.FATTR4_SIZE), Open4Ops.close(o.open)));
+      assertThat(o.held.awaitGetattr(30)).as("the CLOSE's compound resolved its file").isTrue();
+      ok(o.writer, putfh(o.d), savefh(), putfh(o.d), rename("open", ".nfs1")); // the opener's slot is busy
+      // bytes the rename did not carry: only an upload after it has them
+      ok(o.writer, putfh(o.f), Open4Ops.write(stateid4.ANONYMOUS, 10, Nfs4.UNSTABLE4, "abc"));
+      o.held.releaseGetattr();
+      COMPOUND4res c = closing.get(30, TimeUnit.SECONDS);
+      assertThat(c.status()).as(V4Wire.show(c)).isEqualTo(Nfs4.NFS4_OK);
+      assertThat(o.stored("d/.nfs1")).as("in OSS when the CLOSE answered").isEqualTo("0123456789abc");
+    }
+  }
+
   /** A gateway whose engine can hold a rename or a getattr, and "/d/open" opened, created and written 10 bytes. */
   private static final class Opened implements AutoCloseable {
     final HeldRename held;
@@ -96,8 +116,15 @@ class RenameRace4Test {
     /** CLOSEs the open file, which uploads it, and expects {@code content} under its new name. */
     void closeAndExpect(String content) throws Exception {
       ok(opener, putfh(f), Open4Ops.close(open));
-      assertThat(new String(gw.sdk.getObject(V4Gateway.BUCKET, "d/.nfs1").getObjectContent().readAllBytes()))
-          .isEqualTo(content);
+      assertThat(stored("d/.nfs1")).isEqualTo(content);
+    }
+
+    /** The object's bytes in OSS, or "(none)". */
+    String stored(String key) throws Exception {
+      if (!gw.sdk.doesObjectExist(V4Gateway.BUCKET, key)) {
+        return "(none)";
+      }
+      return new String(gw.sdk.getObject(V4Gateway.BUCKET, key).getObjectContent().readAllBytes());
     }
 
     @Override
