@@ -14,16 +14,12 @@ import io.ossgw.core.meta.Origin;
 import io.ossgw.core.meta.PosixMeta;
 import io.ossgw.core.namespace.KeyMapper;
 import io.ossgw.core.namespace.VPaths;
-import io.ossgw.core.store.ListPage;
-import io.ossgw.core.store.ListedObject;
-import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.vfs.DirEntry;
 import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -53,32 +49,26 @@ import java.util.concurrent.Future;
 final class Lister {
   private static final System.Logger LOG = System.getLogger(Lister.class.getName());
 
-  private final EngineConfig config;
-  private final ObjectStore store;
   private final KeyMapper keys;
-  private final PosixMeta posix;
   private final MetadataCache stat;
   private final DirCache dirs;
   private final ListingWindow window;
   private final long wholeDirBytes;
-  private final MetaStore metaStore;
   private final OpenFiles openFiles;
   private final ParallelHeads heads;
+  private final PageLister pages;
   private final Cache<String, Boolean> logged = Caffeine.newBuilder().maximumSize(10_000).build();
 
   Lister(EngineConfig config, ObjectStore store, KeyMapper keys, PosixMeta posix, MetadataCache stat, DirCache dirs,
       ListingWindow window, long wholeDirBytes, MetaStore metaStore, OpenFiles openFiles, ParallelHeads heads) {
-    this.config = config;
-    this.store = store;
     this.keys = keys;
-    this.posix = posix;
     this.stat = stat;
     this.dirs = dirs;
     this.window = window;
     this.wholeDirBytes = wholeDirBytes;
-    this.metaStore = metaStore;
     this.openFiles = openFiles;
     this.heads = heads;
+    this.pages = new PageLister(config, store, keys, posix, stat, metaStore);
   }
 
   /**
@@ -164,7 +154,7 @@ final class Lister {
       return next.indexOf(dir) >= 0;
     }
     try {
-      return hasChildren(dirKey + dir);
+      return pages.hasChildren(dirKey + dir);
     } catch (StoreException e) {
       throw Errors.toFs(e, dirPath);
     }
@@ -185,11 +175,11 @@ final class Lister {
     long t0 = stat.now();
     List<Chunk> got = new ArrayList<>();
     long weight = 0;
-    Listed l = list(ns, dirPath, dirKey, "", null);
+    PageLister.Listed l = pages.list(ns, dirPath, dirKey, "", null);
     while (true) {
       // The next page's LIST runs while this page's HEADs do: a cold listing of n entries waits for one LIST, not
       // ceil(n / 1000) of them one after the other (docs/benchmarks.md "Cold ls -l by default (issue 22 item 4)").
-      Future<Listed> ahead = l.eof() ? null : listAhead(ns, dirPath, dirKey, l);
+      Future<PageLister.Listed> ahead = l.eof() ? null : listAhead(ns, dirPath, dirKey, l);
       Chunk c;
       try {
         c = complete(ns, dirPath, l);
@@ -219,12 +209,12 @@ final class Lister {
         all.put(c.position(i), c.node(i));
       }
     }
-    Hidden hidden = new Hidden();
+    PageLister.Hidden hidden = new PageLister.Hidden();
     for (Chunk c : got) {
       for (String file : c.undecidedFiles()) { // a file at the end of a page, and its directory on the next
         if (all.containsKey(file + "/")) {
           all.remove(file);
-          hidden.add(hiddenFile(dirKey, file));
+          hidden.add(PageLister.hiddenFile(dirKey, file));
           stat.invalidate(VPaths.child(dirPath, file));
         }
       }
@@ -234,12 +224,12 @@ final class Lister {
   }
 
   /** Starts the LIST of the page after {@code l} on the engine's I/O executor. */
-  private Future<Listed> listAhead(Namespace ns, String dirPath, String dirKey, Listed l) {
-    return heads.executor().submit(() -> list(ns, dirPath, dirKey, l.last(), l.token()));
+  private Future<PageLister.Listed> listAhead(Namespace ns, String dirPath, String dirKey, PageLister.Listed l) {
+    return heads.executor().submit(() -> pages.list(ns, dirPath, dirKey, l.last(), l.token()));
   }
 
   /** The page {@link #listAhead} listed; its FsException as thrown, anything else as EIO. */
-  private static Listed await(Future<Listed> ahead, String dirPath) {
+  private static PageLister.Listed await(Future<PageLister.Listed> ahead, String dirPath) {
     try {
       return ahead.get();
     } catch (ExecutionException e) {
@@ -260,72 +250,16 @@ final class Lister {
     return new DirEntry(name, (local != null ? local : node).attr(), position);
   }
 
-  /** What a page left out, for the once-per-directory log line. */
-  private static final class Hidden {
-    int count;
-    final List<String> examples = new ArrayList<>(3);
-
-    void add(String what) {
-      count++;
-      if (examples.size() < 3) {
-        examples.add(what);
-      }
-    }
-  }
-
   /**
    * One chunk: the entries of one ListObjectsV2 page after {@code from} (more pages only while they hold no key at
    * all), each with its attributes from the listing, the metadata store, the stat cache or a HEAD.
    */
   Chunk fetch(Namespace ns, String dirPath, String dirKey, String from, String token) {
-    return complete(ns, dirPath, list(ns, dirPath, dirKey, from, token));
-  }
-
-  /**
-   * What one ListObjectsV2 page said, before its HEADs: the entries after {@code from} keyed by position, the last
-   * position listed, and where the next page starts (null token and {@code eof} at the end).
-   */
-  private record Listed(String from, TreeMap<String, Node> entries, Hidden hidden, String last, String token,
-      boolean eof) {
-  }
-
-  /** The LIST half of {@link #fetch}: one page's entries with what the listing, the stores and the caches know. */
-  private Listed list(Namespace ns, String dirPath, String dirKey, String from, String token) {
-    long t0 = stat.now();
-    TreeMap<String, Node> entries = new TreeMap<>(DirPage::compare);
-    Hidden hidden = new Hidden();
-    String last = from;
-    boolean eof;
-    try {
-      do {
-        String startAfter = token == null && !from.isEmpty() ? dirKey + from : null;
-        ListPage page = store.listObjectsV2(dirKey, "/", token, startAfter, config.listMaxKeys());
-        for (ListedObject o : page.objects()) {
-          String pos = o.key().substring(dirKey.length());
-          last = later(last, pos);
-          if (!pos.isEmpty() && DirPage.compare(pos, from) > 0) { // "": the directory's own marker
-            addObject(ns, entries, hidden, dirKey, pos, o, t0);
-          }
-        }
-        for (String p : page.commonPrefixes()) {
-          String pos = p.substring(dirKey.length());
-          last = later(last, pos);
-          if (DirPage.compare(pos, from) > 0) { // a resumed page may return the prefix it resumed after
-            addPrefix(ns, entries, hidden, dirKey, pos, p);
-          }
-        }
-        token = page.nextContinuationToken();
-        eof = !page.truncated() || token == null;
-      } while (!eof && last.equals(from));
-      resolveClashes(dirPath, dirKey, entries, hidden, from);
-    } catch (StoreException e) {
-      throw Errors.toFs(e, dirPath);
-    }
-    return new Listed(from, entries, hidden, last, eof ? null : token, eof);
+    return complete(ns, dirPath, pages.list(ns, dirPath, dirKey, from, token));
   }
 
   /** The HEAD half of {@link #fetch}: completes a listed page's unknown entries and adds the files being written. */
-  private Chunk complete(Namespace ns, String dirPath, Listed l) {
+  private Chunk complete(Namespace ns, String dirPath, PageLister.Listed l) {
     String from = l.from();
     String last = l.last();
     boolean eof = l.eof();
@@ -366,17 +300,13 @@ final class Lister {
     return new Chunk(from, last, positions, nodes, l.token(), eof, undecided.toArray(new String[0]));
   }
 
-  private void logHidden(String dirPath, Hidden hidden) {
+  private void logHidden(String dirPath, PageLister.Hidden hidden) {
     if (hidden.count > 0 && logged.asMap().putIfAbsent(dirPath, Boolean.TRUE) == null) {
       LOG.log(System.Logger.Level.WARNING, "directory " + dirPath + ": " + hidden.count + " object name(s) cannot be"
           + " shown and are left out of its listing (SEMANTICS.md \"Names the gateway cannot show\"), e.g. "
           + String.join("; ", hidden.examples) + (hidden.count > hidden.examples.size() ? "; ..." : "")
           + " (logged once per directory)");
     }
-  }
-
-  private static String hiddenFile(String dirKey, String file) {
-    return "file '" + dirKey + file + "' (a directory '" + dirKey + file + "/' has its name and is shown)";
   }
 
   private static boolean hasNull(Node[] nodes) {
@@ -388,88 +318,6 @@ final class Lister {
     return false;
   }
 
-  private static String later(String a, String b) {
-    return DirPage.compare(a, b) >= 0 ? a : b;
-  }
-
-  private void addObject(Namespace ns, TreeMap<String, Node> entries, Hidden hidden, String dirKey, String pos,
-      ListedObject o, long listedAt) {
-    if (config.compatDirs() && pos.endsWith(DirState.FOLDER_SUFFIX)) {
-      String dn = pos.substring(0, pos.length() - DirState.FOLDER_SUFFIX.length());
-      if (validName(dn)) {
-        entries.put(pos, ns.implicitDir(dirKey + dn + "/"));
-      } else {
-        hidden.add("'" + o.key() + "' (" + why(dn) + ")");
-      }
-      return;
-    }
-    if (!validName(pos)) {
-      hidden.add("'" + o.key() + "' (" + why(pos) + ")");
-      return;
-    }
-    String path = keys.pathOf(o.key());
-    Optional<MetadataCache.Entry> cached = stat.get(path);
-    if (cached.isPresent() && !cached.get().negative()) {
-      Node c = cached.get().node();
-      if ((o.etag() != null && o.etag().equalsIgnoreCase(c.attr().etag())) || cached.get().loadedAtNanos() > listedAt) {
-        entries.put(pos, c); // same version, or learnt after this LIST began: a listing never overwrites it
-        return;
-      }
-      stat.invalidate(path); // the object changed since it was cached: revalidated by ETag, like ossfs's readdir
-    }
-    ObjectInfo known = metaStore.validated(o);
-    entries.put(pos, known != null ? ns.fromHead(o.key(), known)
-        : new Node(posix.fromListing(o), Origin.FILE, o.key(), o.objectType(), null, null, null, o.lastModified(), -1));
-  }
-
-  private void addPrefix(Namespace ns, TreeMap<String, Node> entries, Hidden hidden, String dirKey, String pos, String prefix) {
-    String name = pos.substring(0, pos.length() - 1);
-    if (!validName(name)) {
-      hidden.add("objects under '" + prefix + "' (" + why(name) + ")");
-      return;
-    }
-    Optional<MetadataCache.Entry> cached = stat.get(keys.pathOf(prefix));
-    if (cached.isPresent() && !cached.get().negative() && cached.get().node().isDirectory()) {
-      entries.put(pos, cached.get().node());
-      return;
-    }
-    entries.put(pos, ns.prefixDir(prefix));
-  }
-
-  /**
-   * One entry per name: a directory ({@code x/}) hides a file {@code x} (ossfs's listings show the directory, and
-   * {@code x/child} stays reachable); an old-style {@code x_$folder$} shows only when neither exists. A file whose
-   * directory form lies after this page is settled by the next page ({@link Chunk#undecided}); for an old-style
-   * directory whose other forms lie before this page, one ListObjectsV2 {@code max-keys=1} or HeadObject asks (only
-   * with {@code x_$folder$} objects at a page boundary).
-   */
-  private void resolveClashes(String dirPath, String dirKey, TreeMap<String, Node> entries, Hidden hidden, String from) {
-    List<String> drop = new ArrayList<>();
-    for (Map.Entry<String, Node> e : entries.entrySet()) {
-      String pos = e.getKey();
-      Node n = e.getValue();
-      if (pos.endsWith("/")) {
-        continue;
-      }
-      if (n.origin() == Origin.IMPLICIT_DIR && pos.endsWith(DirState.FOLDER_SUFFIX)) {
-        String name = DirState.nameOf(pos, n);
-        boolean shadowed = entries.containsKey(name + "/") || entries.containsKey(name)
-            || (DirPage.compare(name + "/", from) <= 0 && hasChildren(dirKey + name + "/"))
-            || (DirPage.compare(name, from) <= 0 && exists(dirKey + name));
-        if (shadowed) {
-          drop.add(pos);
-        }
-        continue;
-      }
-      if (entries.containsKey(pos + "/")) { // beyond this page: Chunk.undecided, settled by the next page
-        drop.add(pos);
-        hidden.add(hiddenFile(dirKey, pos));
-        stat.invalidate(VPaths.child(dirPath, pos)); // a lookup answers from the listing: the directory
-      }
-    }
-    drop.forEach(entries::remove);
-  }
-
   /**
    * Whether a name a cold lookup took for a file also has a directory {@code name/}, which its parent's listing shows
    * instead (a client that listed the parent lists the directory): one ListObjectsV2 {@code max-keys=1}, only when a
@@ -478,41 +326,10 @@ final class Lister {
   private boolean directoryBeside(String path) {
     String dirKey = keys.dirKeyOrNull(path);
     try {
-      return dirKey != null && hasChildren(dirKey);
+      return dirKey != null && pages.hasChildren(dirKey);
     } catch (StoreException e) {
       throw Errors.toFs(e, path);
     }
   }
 
-  private boolean hasChildren(String prefix) {
-    ListPage p = store.listObjectsV2(prefix, "/", null, null, 1);
-    return !p.objects().isEmpty() || !p.commonPrefixes().isEmpty();
-  }
-
-  private boolean exists(String key) {
-    try {
-      store.headObject(key);
-      return true;
-    } catch (StoreException e) {
-      if (e.isNotFound()) {
-        return false;
-      }
-      throw e;
-    }
-  }
-
-  static boolean validName(String name) {
-    return !name.isEmpty() && name.indexOf('/') < 0 && !".".equals(name) && !"..".equals(name)
-        && name.getBytes(StandardCharsets.UTF_8).length <= VPaths.NAME_MAX;
-  }
-
-  private static String why(String name) {
-    if (name.isEmpty() || name.indexOf('/') >= 0) {
-      return "empty path component";
-    }
-    if (".".equals(name) || "..".equals(name)) {
-      return "'" + name + "' is not a name";
-    }
-    return "name over " + VPaths.NAME_MAX + " bytes";
-  }
 }
