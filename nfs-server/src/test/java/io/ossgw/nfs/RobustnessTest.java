@@ -176,6 +176,9 @@ class RobustnessTest {
       }
     }
     stillServing();
+    // the last connections' calls may still be finishing on a loaded machine (CI at load 16 saw 1): not a leak
+    // unless it stays
+    Slowdown.waitUntil(() -> gw.server.inFlight() == 0, Duration.ofSeconds(10));
     assertThat(gw.server.inFlight()).isZero();
   }
 
