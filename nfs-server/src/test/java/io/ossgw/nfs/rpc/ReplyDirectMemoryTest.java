@@ -2,7 +2,6 @@ package io.ossgw.nfs.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ossgw.nfs.xdr.XdrWriter;
 import io.ossgw.testsupport.Slowdown;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -15,25 +14,22 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import org.dcache.oncrpc4j.rpc.RpcDispatchable;
-import org.dcache.oncrpc4j.xdr.XdrAble;
-import org.dcache.oncrpc4j.xdr.XdrDecodingStream;
-import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
 import org.dcache.oncrpc4j.xdr.XdrVoid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Replies are written from pooled direct memory, with no direct buffer allocated per call (docs/benchmarks.md "Inside
- * memory_limit"): a real RPC server over a loopback socket answers READ-shaped replies (a header, 128 KiB of data in
- * a {@link ReplyMemory} buffer, a trailing word, as NFS READ3 encodes them) and NULL replies, and the JVM's count of
- * direct buffers (BufferPoolMXBean "direct", which counts a buffer from its allocation until a collection frees it)
- * must not grow with the calls. Before, Grizzly copied each reply that had a heap part into a new direct buffer of the
+ * memory_limit"): a real RPC server over a loopback socket answers READ-shaped replies (heap-encoded headers and
+ * length, then 128 KiB of data in a {@link ReplyMemory} buffer, as NFS READ3 encodes them) and NULL replies, and the
+ * JVM's count of direct buffers (BufferPoolMXBean "direct", which counts a buffer from its allocation until a
+ * collection frees it) must not grow with the calls. Before, Grizzly copied each reply that had a heap part into a new direct buffer of the
  * reply's size, cached per thread, and every call runs on a new virtual thread: one allocation per call.
  */
 class ReplyDirectMemoryTest {
-  static final int PROG = 0x20000098;
-  static final int NULL = 0;
-  /** A READ3-shaped reply: status, count, 128 KiB of data from ReplyMemory.forReply, eof. */
+  static final int PROG = ConnectionRulesTest.PROG;
+  static final int NULL = ConnectionRulesTest.NULL;
+  /** A READ-shaped reply: the data's length word (encoded on the heap), then 128 KiB from ReplyMemory.forReply. */
   static final int READ = 1;
   static final int DATA = 128 * 1024;
 
@@ -46,23 +42,11 @@ class ReplyDirectMemoryTest {
       for (int i = 0; i < DATA; i++) {
         data.put(i, (byte) (call.getXid() + i));
       }
-      call.reply(new ReadShaped(data));
+      call.reply(new ConnectionRulesTest.Buffers(List.of(data)));
     } else {
       call.reply(XdrVoid.XDR_VOID);
     }
   };
-
-  record ReadShaped(ByteBuffer data) implements XdrAble {
-    @Override
-    public void xdrDecode(XdrDecodingStream xdr) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void xdrEncode(XdrEncodingStream xdr) {
-      new XdrWriter(xdr).int32(0).int32(data.remaining()).bytes(data).bool(true);
-    }
-  }
 
   @AfterEach
   void stop() {
@@ -107,20 +91,19 @@ class ReplyDirectMemoryTest {
 
   /** One READ and one NULL call, their replies read and checked; returns the next xid. */
   static int exchange(Socket s, DataInputStream in, int xid) throws IOException {
-    ConnectionRulesTest.send(s, call(xid, READ));
+    ConnectionRulesTest.send(s, ConnectionRulesTest.call(xid, READ));
     ByteBuffer r = record(in);
     assertThat(r.getInt()).isEqualTo(xid);
     assertThat(new int[] {r.getInt(), r.getInt(), r.getInt(), r.getInt(), r.getInt()})
         .as("REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS").containsExactly(1, 0, 0, 0, 0);
-    assertThat(new int[] {r.getInt(), r.getInt(), r.getInt()}).containsExactly(0, DATA, DATA);
+    assertThat(r.getInt()).as("the data's length").isEqualTo(DATA);
     for (int i = 0; i < DATA; i++) {
       if (r.get() != (byte) (xid + i)) {
         throw new AssertionError("READ reply " + xid + ": wrong byte at " + i);
       }
     }
-    assertThat(r.getInt()).as("eof").isEqualTo(1);
     assertThat(r.hasRemaining()).isFalse();
-    ConnectionRulesTest.send(s, call(xid + 1, NULL));
+    ConnectionRulesTest.send(s, ConnectionRulesTest.call(xid + 1, NULL));
     r = record(in);
     assertThat(r.getInt()).isEqualTo(xid + 1);
     assertThat(r.remaining()).as("REPLY, accepted, verifier, SUCCESS, no result").isEqualTo(20);
@@ -133,13 +116,6 @@ class ReplyDirectMemoryTest {
     byte[] rec = new byte[mark & 0x7fffffff];
     in.readFully(rec);
     return ByteBuffer.wrap(rec);
-  }
-
-  static byte[] call(int xid, int proc) {
-    ByteBuffer b = ByteBuffer.allocate(44);
-    b.putInt(0x80000000 | 40).putInt(xid).putInt(0).putInt(2).putInt(PROG).putInt(1).putInt(proc)
-        .putInt(0).putInt(0).putInt(0).putInt(0);
-    return b.array();
   }
 
   static long collections() {
