@@ -13,7 +13,8 @@
 #   PROFILE_ROWS=write,read,small,small read says which rows; each also with " warm")  PERF_ROWS=(rows perf records)
 #   WARM=1 (each row again in the same server process after the cold one: "write warm", "read warm", ...)
 #   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
-#   NMT=1 (Native Memory Tracking summary after the small-file reads)
+#   NMT=1 (the gateway's Native Memory Tracking summary and GC.heap_info after every row, beside the peak RSS every row
+#   records; GW_OPTIONS=memory_limit=256 runs the rows inside the memory promise: docs/benchmarks.md "Inside memory_limit")
 #   GW_AOT=0 (the launcher's OSSGW_AOT: 0 = no AOT cache, a fresh JIT in every row; train = this build's cache, trained
 #   once first, as a user's ./ossgw runs)
 # Installs what is missing: nfs-ganesha, nfs-ganesha-mem, rpcbind, libnfs-dev, gcc, pkg-config, libisal2 (the gateway's

@@ -9,10 +9,12 @@ Rows, per server (ganesha first, then ossgw; RUNS times):
 * read: the same file read back in 1 MiB READs, DEPTH in flight, by a fresh gateway (ganesha keeps its data in the
   process, so it is not restarted).
 * small: PROCS processes, each creating SMALL_COUNT/PROCS files of SMALL_KIB KiB (create, WRITE, COMMIT, close).
-* small read: the same files read back by PROCS processes from a fresh gateway; with the server's peak RSS over that
-  workload (VmHWM after clear_refs 5).
+* small read: the same files read back by PROCS processes from a fresh gateway.
 * with WARM=1 (the default) each of those rows is followed by "<row> warm": the same workload again in the same
   server process, on other names (a long-lived gateway's steady state; see run_server). ganesha gets the same rows.
+Every row carries the server's peak RSS over its workload (VmHWM after `clear_refs` 5 at the row's start, so neither
+start-up nor the row before counts; docs/benchmarks.md "Inside memory_limit") and its RSS at the start; with NMT=1 the
+gateway's `VM.native_memory summary` and `GC.heap_info` after each row go to $WORK/nmt-<row>-<tag>.txt.
 CPU is utime + stime of the server process from /proc/PID/stat over the workload (ganesha.nfsd; the gateway's JVM,
 not the emulator's, which is reported beside it); the 1-minute load average is taken before each row. With PROFILE=1
 the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm": which) also carry
@@ -215,6 +217,9 @@ def measure(s, server, name, fn):
         subprocess.run([s.jcmd, str(server.pid), "JFR.start", f"name={tag}", "settings=profile"], capture_output=True)
     emu_pid = server.emu.pid if server.name == "ossgw" else None
     oss0 = server.counters() if emu_pid else {}
+    with open(f"/proc/{server.pid}/clear_refs", "w") as f:
+        f.write("5\n")  # resets VmHWM: the peak of this row, not of start-up or the row before
+    rss0 = b.status_kb(server.pid, "VmRSS")
     c0, e0 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
     t0 = b.thread_cpu(server.pid)
     perf = None
@@ -229,7 +234,8 @@ def measure(s, server, name, fn):
         perf.send_signal(2)  # SIGINT: perf writes its file and exits
         perf.wait(timeout=120)
     row = {"server": server.name, "row": name, "load1": round(load, 2), "cpu_s": round(c1 - c0, 3),
-           "emulator_cpu_s": round(e1 - e0, 3) if emu_pid else None, **result}
+           "emulator_cpu_s": round(e1 - e0, 3) if emu_pid else None, "rss_before_mib": round(rss0 / 1024),
+           "peak_rss_mib": round(b.status_kb(server.pid, "VmHWM") / 1024), **result}
     # where the CPU went, by thread group (live threads only: ended ones are counted in cpu_s, not here)
     threads = {k: round(v - t0.get(k, 0), 2) for k, v in t1.items() if v - t0.get(k, 0) >= 0.05}
     row["threads"] = dict(sorted(threads.items(), key=lambda kv: -kv[1])[:8])
@@ -237,6 +243,13 @@ def measure(s, server, name, fn):
         row["oss"] = {k: v for k, v in b.counter_delta(oss0, server.counters()).items() if v}
     if perf:
         row["perf"] = perf_file
+    if s.nmt and server.name == "ossgw":
+        # where the row left the memory: native (heap committed, "Other" = direct buffers, thread stacks) and the heap
+        nmt = "".join(subprocess.run([s.jcmd, str(server.pid), *cmd], capture_output=True, text=True).stdout
+                      for cmd in (["VM.native_memory", "summary"], ["GC.heap_info"]))
+        row["nmt"] = os.path.join(s.work, f"nmt-{name.replace(' ', '-')}-{tag}.txt")
+        with open(row["nmt"], "w") as f:
+            f.write(nmt)
     if profile and s.profile and server.name == "ossgw":
         jfr_file = os.path.join(s.work, f"{name.replace(' ', '-')}-{tag}.jfr")
         subprocess.run([s.jcmd, str(server.pid), "JFR.stop", f"name={tag}", f"filename={jfr_file}"],
@@ -294,20 +307,8 @@ def run_server(s, server, run):
     if "smallread" in s.steps:
         server.fresh()
         for p in passes:
-            with open(f"/proc/{server.pid}/clear_refs", "w") as f:
-                f.write("5\n")  # resets VmHWM: the peak of this workload, not of start-up or the pass before
-            rss0 = b.status_kb(server.pid, "VmRSS")
-            row = measure(s, server, "small read" + p, lambda: parallel(s, "smallread", small_url[p], per))
-            row["rss_before_mib"] = round(rss0 / 1024)
-            row["peak_rss_mib"] = round(b.status_kb(server.pid, "VmHWM") / 1024)
-            if s.nmt and server.name == "ossgw":
-                nmt = subprocess.run([s.jcmd, str(server.pid), "VM.native_memory", "summary"], capture_output=True,
-                                     text=True).stdout
-                path = os.path.join(s.work, f"nmt-small-read{p.replace(' ', '-')}-{run}.txt")
-                with open(path, "w") as f:
-                    f.write(nmt)
-                row["nmt"] = path
-            rows.append(summarize(row))
+            rows.append(summarize(measure(s, server, "small read" + p,
+                                          lambda: parallel(s, "smallread", small_url[p], per))))
     return rows
 
 

@@ -31,17 +31,31 @@ final class CallScope {
    * direct memory when the size is worth it and the pool has some, else the heap.
    */
   ByteBuffer replyBuffer(int size) {
-    ReplyMemory.Lease lease = replies == null || ended.get() ? null : replies.lease(size);
+    ByteBuffer b = hold(replies == null || ended.get() ? null : replies.lease(size));
+    return b != null ? b : ByteBuffer.allocate(size);
+  }
+
+  /**
+   * A pooled direct buffer of {@code size} bytes (position 0, limit {@code size}) for the heap-encoded parts of the
+   * finished reply ({@link DirectReply}), valid until the call ends; null when there is no pool, the size is over
+   * {@link ReplyMemory#LARGE} or the pool is spent.
+   */
+  ByteBuffer headBuffer(int size) {
+    return hold(replies == null || ended.get() ? null : replies.leaseHead(size));
+  }
+
+  /** The lease's buffer, kept until {@link #end}; null for no lease, or when the call has ended meanwhile. */
+  private ByteBuffer hold(ReplyMemory.Lease lease) {
     if (lease == null) {
-      return ByteBuffer.allocate(size);
+      return null;
     }
     synchronized (this) {
       if (ended.get()) {
         lease.release();
-        return ByteBuffer.allocate(size);
+        return null;
       }
       if (leases == null) {
-        leases = new ArrayList<>(1);
+        leases = new ArrayList<>(2);
       }
       leases.add(lease);
     }

@@ -165,7 +165,7 @@ final class RpcServerFilter extends BaseFilter {
   @SuppressWarnings("unchecked")
   private RpcCall callOf(FlowControl.Conn state, RecordStream.Record rec, FlowControl.Ticket ticket) {
     Connection<InetSocketAddress> c = (Connection<InetSocketAddress>) state.connection;
-    TrackedTransport transport = new TrackedTransport(new GrizzlyRpcTransport(c, c.getPeerAddress(), replyQueue),
+    TrackedTransport transport = new TrackedTransport(new GrizzlyRpcTransport(c, c.getPeerAddress(), replyQueue), c,
         ticket, table::replyDropped, new CallScope(rec, replies));
     Xdr record = rec.xdr();
     record.beginDecoding();

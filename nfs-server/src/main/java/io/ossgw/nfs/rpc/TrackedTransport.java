@@ -6,24 +6,33 @@ import org.dcache.oncrpc4j.rpc.ReplyQueue;
 import org.dcache.oncrpc4j.rpc.RpcAuthException;
 import org.dcache.oncrpc4j.rpc.RpcTransport;
 import org.dcache.oncrpc4j.xdr.Xdr;
+import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.EmptyCompletionHandler;
+import org.glassfish.grizzly.WriteResult;
 
 /**
  * The transport of one call: oncrpc4j's Grizzly transport, plus the call's {@link FlowControl.Ticket} and
- * {@link CallScope}, which end when the reply has been written (or failed to be). A reply that cannot be written is
- * counted, not logged.
+ * {@link CallScope}, which end when the reply has been written (or failed to be). The reply is written from direct
+ * memory only ({@link DirectReply}), with its record mark, as oncrpc4j's transport would write it; when no pooled head
+ * buffer is to be had, by oncrpc4j's transport. A reply that cannot be written is counted, not logged.
  */
 final class TrackedTransport implements RpcTransport {
   private final RpcTransport delegate;
+  private final Connection<InetSocketAddress> connection;
   private final FlowControl.Ticket ticket;
   private final Runnable dropped;
   private final CallScope scope;
 
   /**
+   * @param connection the connection {@code delegate} writes to (the reply is written to it directly)
    * @param dropped counts a reply that could not be written (the connection closed first)
    * @param scope the call's record and reply buffers, let go when the reply has been written
    */
-  TrackedTransport(RpcTransport delegate, FlowControl.Ticket ticket, Runnable dropped, CallScope scope) {
+  TrackedTransport(RpcTransport delegate, Connection<InetSocketAddress> connection, FlowControl.Ticket ticket,
+      Runnable dropped, CallScope scope) {
     this.delegate = delegate;
+    this.connection = connection;
     this.ticket = ticket;
     this.dropped = dropped;
     this.scope = scope;
@@ -37,7 +46,7 @@ final class TrackedTransport implements RpcTransport {
   public <A> void send(Xdr xdr, A attachment, CompletionHandler<Integer, ? super A> handler) {
     ticket.replySent();
     try {
-      delegate.send(xdr, attachment, new CompletionHandler<Integer, A>() {
+      CompletionHandler<Integer, A> done = new CompletionHandler<>() {
         @Override
         public void completed(Integer result, A a) {
           try {
@@ -58,6 +67,22 @@ final class TrackedTransport implements RpcTransport {
             ticket.release(false);
             dropped.run();
           }
+        }
+      };
+      Buffer reply = xdr.hasFileChunk() ? null : DirectReply.of(xdr.asBuffer(), scope, connection.getMemoryManager());
+      if (reply == null) {
+        delegate.send(xdr, attachment, done);
+        return;
+      }
+      connection.write(reply, new EmptyCompletionHandler<WriteResult<Buffer, InetSocketAddress>>() {
+        @Override
+        public void completed(WriteResult<Buffer, InetSocketAddress> result) {
+          done.completed((int) result.getWrittenSize(), attachment);
+        }
+
+        @Override
+        public void failed(Throwable error) {
+          done.failed(error, attachment);
         }
       });
     } catch (RuntimeException e) {
