@@ -59,7 +59,7 @@ public final class PartCrcs {
       int n = (int) Math.min(b.remaining(), part[2] - pos);
       ByteBuffer slice = b.duplicate();
       slice.limit(slice.position() + n);
-      add(pos, pos + n, Crc64.update(0, slice), part[1], part[2]);
+      add(pos, slice, part[1], part[2]);
       b.position(b.position() + n);
       pos += n;
       if (pos == part[2]) {
@@ -99,16 +99,22 @@ public final class PartCrcs {
     return pending;
   }
 
-  /** Tracks {@code [start, end)} of the part {@code [partStart, partEnd)}, merging it with neighbours of that part. */
-  private void add(long start, long end, long crc, long partStart, long partEnd) {
+  /**
+   * Tracks the bytes {@code piece} (position to limit) at {@code start} in the part {@code [partStart, partEnd)},
+   * merging them with neighbours of that part.
+   */
+  private void add(long start, ByteBuffer piece, long partStart, long partEnd) {
+    long end = start + piece.remaining();
+    long crc = 0;
     if (start > partStart) {
       Map.Entry<Long, long[]> prev = ranges.lowerEntry(start);
       if (prev != null && prev.getValue()[0] == start) {
-        crc = Crc64.combine(prev.getValue()[1], crc, end - start);
+        crc = prev.getValue()[1]; // the piece goes on from there: its CRC continues the range's (in-order writes)
         start = prev.getKey();
-        remove(prev.getKey());
+        remove(start);
       }
     }
+    crc = Crc64.update(crc, piece);
     if (end < partEnd) {
       long[] next = ranges.get(end);
       if (next != null) {
