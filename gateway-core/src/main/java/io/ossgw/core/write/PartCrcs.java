@@ -16,8 +16,9 @@ import java.util.TreeMap;
  *
  * <p>Writes may come in any order (an NFS client keeps 16 or more WRITEs in flight and they arrive shuffled within
  * that window): it keeps the disjoint byte ranges it saw written, each with its CRC, cut at the part boundaries of
- * {@link PartPlan#streamingPartSize} (as {@link StreamingUpload} cuts them); adjacent ranges of one part merge with
- * {@link Crc64#combine}, and a part covered whole is one range with the part's CRC. A range is forgotten when a later
+ * {@link PartPlan#streamingPartSize} (as {@link StreamingUpload} cuts them). A write that continues a range goes on
+ * from the range's CRC (in-order writes cost what a running CRC costs); a range that follows it is joined with {@link
+ * Crc64#combine}; a part covered whole is one range with the part's CRC. A range is forgotten when a later
  * write overlaps it (the new write's bytes are then tracked in its place), when a truncate drops any of its bytes, or
  * when a write fails ({@link #onWriteFailed}). So a CRC given here is always that of the bytes the staging holds for
  * the range, provided it is told of every change to those bytes from its creation on: the owner creates it with a
