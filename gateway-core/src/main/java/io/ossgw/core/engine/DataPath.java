@@ -13,6 +13,7 @@ import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.write.PartCrcs;
 import io.ossgw.core.write.StagedFile;
 import io.ossgw.core.write.StreamingUpload;
 import io.ossgw.core.write.Uploader;
@@ -89,8 +90,14 @@ final class DataPath {
     return r;
   }
 
-  StreamingUpload newStream(String key, Supplier<WriteMeta> meta) {
-    return new StreamingUpload(store, executor, uploader, key, meta, config.multipartSize(), config.parallelCount());
+  StreamingUpload newStream(String key, Supplier<WriteMeta> meta, PartCrcs crcs) {
+    return new StreamingUpload(store, executor, uploader, key, meta, config.multipartSize(), config.parallelCount(),
+        crcs);
+  }
+
+  /** A tracker of the CRCs of a new staging's writes, cut into the parts a stream would send. */
+  PartCrcs newPartCrcs() {
+    return new PartCrcs(config.multipartSize());
   }
 
   /** A staging: in memory while the file is new and small (see {@link #stagingMemoryLimit}), else the spool. */

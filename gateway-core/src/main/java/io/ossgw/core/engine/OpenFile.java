@@ -13,6 +13,7 @@ import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.write.PartCrcs;
 import io.ossgw.core.write.StagedFile;
 import io.ossgw.core.write.StreamingUpload;
 import java.nio.ByteBuffer;
@@ -37,6 +38,8 @@ final class OpenFile {
   private Node node;
   private StagedFile staged;
   private StreamingUpload stream;
+  /** The CRCs of the writes to a staging of a new file (baseSize 0), which its stream's parts take; else null. */
+  private PartCrcs crcs;
   private boolean pendingCreate;
   /** Attributes changed after the streaming upload fixed its metadata: rewrite them once it completes. */
   private boolean metaAfterStream;
@@ -150,16 +153,26 @@ final class OpenFile {
       if (stream != null && stream.conflicts(offset)) {
         dropStream();
       }
-      ByteBuffer written = src.duplicate(); // the bytes, for the stream's part CRCs
-      f.write(offset, src);
+      ByteBuffer written = src.duplicate(); // the bytes, for the part CRCs
+      try {
+        f.write(offset, src);
+      } catch (RuntimeException e) {
+        if (crcs != null) {
+          crcs.onWriteFailed(offset, len); // the staging may hold some of its bytes
+        }
+        throw e;
+      }
+      if (crcs != null) {
+        crcs.onWrite(offset, written); // before a part starts: it may take the CRC
+      }
       Instant now = Instant.now();
       explicitMtime = null;
       setAttr(node.attr().withSize(f.size()), now, now);
       if (stream == null && f.baseSize() == 0 && f.dirty().first() == 0 && data.streamingAllowed()) {
-        stream = data.newStream(key, this::uploadMeta);
+        stream = data.newStream(key, this::uploadMeta, crcs);
       }
       if (stream != null && !stream.invalid()) {
-        stream.onWrite(f, offset, written);
+        stream.onWrite(f);
       }
       long maxDirty = data.maxDirtyData();
       if (maxDirty > 0 && f.dirtyBytes() >= maxDirty && !unlinked) {
@@ -167,7 +180,8 @@ final class OpenFile {
         // Like ossfs's PunchHole: the uploaded bytes leave the local disk; the object now holds them, later reads
         // load them with ranged GETs and the next upload copies them server-side.
         staged.close();
-        staged = data.newStaging(node.attr().size());
+        staged = null;
+        staging(node.attr().size());
       }
       return len;
     } finally {
@@ -209,10 +223,10 @@ final class OpenFile {
       if (stream != null && size < stream.streamedUpTo()) {
         dropStream();
       }
-      f.truncate(size);
-      if (stream != null) {
-        stream.onTruncate(size);
+      if (crcs != null) {
+        crcs.onTruncate(size); // first: a truncate that fails half-way leaves no range the tracking believes whole
       }
+      f.truncate(size);
       Instant now = Instant.now();
       setAttr(node.attr().withSize(size), now, now);
     } finally {
@@ -458,6 +472,9 @@ final class OpenFile {
       if (pendingCreate) {
         staged.markMetaDirty();
       }
+      // a new file's bytes are all written here from now on: their CRCs can be tracked from the first write, in any
+      // order, for its stream's parts (a base object's bytes loaded into the staging would not be seen)
+      crcs = staged.baseSize() == 0 && data.streamingAllowed() ? data.newPartCrcs() : null;
     }
     return staged;
   }
@@ -483,6 +500,7 @@ final class OpenFile {
       if (staged != null) {
         staged.close();
         staged = null;
+        crcs = null;
       }
     } finally {
       lock.unlock();

@@ -7,7 +7,6 @@ import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -23,7 +22,10 @@ import java.util.function.Supplier;
  *
  * <p>A write below the streamed offset (or a truncate) {@link #invalidate()}s the stream: its upload is aborted and the
  * file is uploaded whole at flush. Metadata is fixed at InitiateMultipartUpload, so the object's x-oss-meta-mtime is
- * the time its upload began. Not thread-safe: the owning file's lock serialises calls.
+ * the time its upload began. A part whose CRC-64 the owner's {@link PartCrcs} knows goes from the spool without being
+ * read back. Not thread-safe: the owning file's lock serialises calls (writes, truncates and part starts alike, so a
+ * part's bytes cannot change between its CRC being taken and its upload: a later write into it {@link #conflicts}
+ * and the owner invalidates the stream, which waits for the parts in flight, before writing).
  */
 public final class StreamingUpload {
   private final ObjectStore store;
@@ -42,9 +44,11 @@ public final class StreamingUpload {
 
   /**
    * @param meta the metadata of the final object, read when the upload is initiated
+   * @param crcs the CRCs of the file's writes, which the owner keeps current (null: none known); a part it knows whole
+   *     goes out with its CRC, so with sendfile and no read-back
    */
   public StreamingUpload(ObjectStore store, ExecutorService executor, Uploader uploader, String key,
-      Supplier<WriteMeta> meta, long multipartSize, int parallelCount) {
+      Supplier<WriteMeta> meta, long multipartSize, int parallelCount, PartCrcs crcs) {
     this.store = store;
     this.executor = executor;
     this.uploader = uploader;
@@ -52,7 +56,7 @@ public final class StreamingUpload {
     this.meta = meta;
     this.multipartSize = multipartSize;
     this.slots = new Semaphore(parallelCount);
-    this.crcs = new PartCrcs(multipartSize);
+    this.crcs = crcs;
   }
 
   /** The metadata the upload was initiated with (what the object will carry). */
@@ -80,23 +84,15 @@ public final class StreamingUpload {
   }
 
   /**
-   * After a write of {@code written} (its position to limit; left unchanged) at {@code offset} succeeded: notes the
-   * bytes' CRC-64 for the part they fall in ({@link PartCrcs}: a part whose bytes were all seen in order goes out with
-   * sendfile and no read-back), then starts uploads for every whole part now written contiguously from the start of
-   * the file. Blocks while {@code parallel_count} parts are in flight. A failure invalidates the stream (the flush
-   * re-uploads).
+   * After a write succeeded (and the owner gave its bytes to the {@link PartCrcs}): starts uploads for every whole part
+   * now written contiguously from the start of the file. Blocks while {@code parallel_count} parts are in flight. A
+   * failure invalidates the stream (the flush re-uploads).
    */
-  public void onWrite(StagedFile file, long offset, ByteBuffer written) {
+  public void onWrite(StagedFile file) {
     if (invalid) {
       return;
     }
-    crcs.onWrite(offset, written);
     startWholeParts(file);
-  }
-
-  /** The file's size was set to {@code size} (a truncate the stream survives: not below {@link #streamedUpTo()}). */
-  public void onTruncate(long size) {
-    crcs.onTruncate(size);
   }
 
   /** Starts uploads for every whole part now written contiguously from the start of the file ({@link #onWrite}). */
@@ -128,7 +124,7 @@ public final class StreamingUpload {
       ContentSource body;
       try {
         // runs while the owner writes on: never from memory buffers
-        body = file.spoolContent(start, partSize, crcs.crcOf(partNumber, start, partSize));
+        body = file.spoolContent(start, partSize, crcs == null ? null : crcs.crcOf(start, partSize));
       } catch (RuntimeException e) {
         slots.release();
         invalidate();

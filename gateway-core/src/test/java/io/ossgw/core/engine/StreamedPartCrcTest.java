@@ -16,6 +16,7 @@ import io.ossgw.core.vfs.VirtualFileSystem;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -98,7 +99,7 @@ class StreamedPartCrcTest extends GatewayFixture {
   }
 
   @Test
-  void aRewriteOfBytesNotYetStreamedStopsTheWriteCrcs() {
+  void aRewriteOfBytesNotYetStreamedForgetsTheirCrc() {
     VirtualFileSystem fs = engine();
     byte[] data = random(3 * PART + 77, 2);
     written(fs, "/rw", h -> {
@@ -110,12 +111,12 @@ class StreamedPartCrcTest extends GatewayFixture {
     });
     assertThat(gw.objectBytes("rw")).isEqualTo(data);
     assertThat(crcSent("rw", 1)).isEqualTo(Crc64.of(data, 0, PART));
-    assertThat(crcSent("rw", 2)).as("read back and CRC'd at upload time").isNull();
-    assertThat(crcSent("rw", 3)).isNull();
+    assertThat(crcSent("rw", 2)).as("the patch forgot [PART, PART+300,000): read back and CRC'd").isNull();
+    assertThat(crcSent("rw", 3)).as("written whole after the patch").isEqualTo(Crc64.of(data, 2 * PART, PART));
   }
 
   @Test
-  void aTruncateBelowTheWrittenEndStopsTheWriteCrcs() {
+  void aTruncateBelowTheWrittenEndForgetsTheCrcsPastIt() {
     VirtualFileSystem fs = engine();
     byte[] data = random(3 * PART, 4);
     written(fs, "/tr", h -> {
@@ -128,6 +129,79 @@ class StreamedPartCrcTest extends GatewayFixture {
     assertThat(gw.objectBytes("tr")).isEqualTo(data);
     assertThat(crcSent("tr", 1)).isEqualTo(Crc64.of(data, 0, PART));
     assertThat(crcSent("tr", 2)).isNull();
+  }
+
+  /** Writes {@code data} in pieces of {@code piece} bytes at the piece offsets given by {@code order} (indexes). */
+  private static void writeInOrder(VirtualFileSystem fs, FileHandle h, byte[] data, int piece, List<Integer> order) {
+    for (int i : order) {
+      int off = i * piece;
+      fs.write(h, off, ByteBuffer.wrap(data, off, Math.min(piece, data.length - off)));
+    }
+  }
+
+  /** The piece indexes of {@code n} bytes in order, then shuffled within windows of {@code window} (NFS in flight). */
+  private static List<Integer> shuffled(int n, int piece, int window, long seed) {
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i * piece < n; i++) {
+      order.add(i);
+    }
+    Random r = new Random(seed);
+    for (int from = 0; from < order.size(); from += window) {
+      Collections.shuffle(order.subList(from, Math.min(order.size(), from + window)), r);
+    }
+    return order;
+  }
+
+  @Test
+  void writesOutOfOrderKeepTheirPartsCrcsEvenBeforeOffsetZeroArrives() {
+    VirtualFileSystem fs = engine();
+    int mib = 1024 * 1024;
+    byte[] data = random(4 * PART + 4321, 6);
+    List<Integer> order = new ArrayList<>(List.of(1, 0, 3, 2)); // 1 MiB first: the stream starts with the second write
+    shuffled(data.length, mib, 16, 7).stream().filter(i -> i > 3).forEach(order::add);
+    written(fs, "/ooo", h -> writeInOrder(fs, h, data, mib, order));
+    assertThat(gw.objectBytes("ooo")).isEqualTo(data);
+    for (int p = 1; p <= 4; p++) {
+      assertThat(crcSent("ooo", p)).as("part %d", p).isEqualTo(Crc64.of(data, (p - 1) * PART, PART));
+    }
+
+    // 100,000-byte writes shuffled across part boundaries, windows of 64
+    byte[] more = random(3 * PART + 1, 8);
+    written(fs, "/ooo2", h -> writeInOrder(fs, h, more, 100_000, shuffled(more.length, 100_000, 64, 9)));
+    assertThat(gw.objectBytes("ooo2")).isEqualTo(more);
+    for (int p = 1; p <= 3; p++) {
+      assertThat(crcSent("ooo2", p)).as("part %d", p).isEqualTo(Crc64.of(more, (p - 1) * PART, PART));
+    }
+  }
+
+  @Test
+  void aRewriteOrTruncateInsideAPartNotYetWholeNeverGivesAWrongCrc() {
+    VirtualFileSystem fs = engine();
+    int piece = 256 * 1024;
+    byte[] data = random(4 * PART + 99, 10);
+    written(fs, "/mixed", h -> {
+      write(fs, h, data, PART, PART + PART / 2, piece); // half of part 2, before offset 0
+      byte[] patch = random(3000, 11); // over that half's end: part 2 is only whole again once rewritten
+      fs.write(h, PART + PART / 2 - 1000, ByteBuffer.wrap(patch));
+      System.arraycopy(patch, 0, data, PART + PART / 2 - 1000, patch.length);
+      write(fs, h, data, 2 * PART + 1000, 2 * PART + 3000, 1000); // part 3's start, then a truncate inside it
+      fs.setattr("/mixed", SetAttr.size(2 * PART + 2000), h, USER);
+      fs.setattr("/mixed", SetAttr.size(2 * PART + 3000), h, USER);
+      Arrays.fill(data, 2 * PART + 2000, 2 * PART + 3000, (byte) 0);
+      for (int off = 4 * PART - piece; off >= 3 * PART; off -= piece) { // part 4 backwards, untouched later
+        fs.write(h, off, ByteBuffer.wrap(data, off, piece));
+      }
+      write(fs, h, data, PART + PART / 2 + 2000, 2 * PART, piece); // part 2's second half
+      write(fs, h, data, 2 * PART + 3000, 3 * PART, piece);
+      write(fs, h, data, 4 * PART, data.length, piece);
+      write(fs, h, data, 2 * PART, 2 * PART + 1000, 1000);
+      write(fs, h, data, 0, PART, piece); // the stream starts: parts 1-3 go out
+    });
+    assertThat(gw.objectBytes("mixed")).isEqualTo(data);
+    assertThat(crcSent("mixed", 1)).isEqualTo(Crc64.of(data, 0, PART));
+    assertThat(crcSent("mixed", 2)).as("its first half was forgotten by the patch").isNull();
+    assertThat(crcSent("mixed", 3)).as("[2 PART+1000, +2000) was forgotten by the truncate").isNull();
+    assertThat(crcSent("mixed", 4)).isEqualTo(Crc64.of(data, 3 * PART, PART));
   }
 
   @Test
