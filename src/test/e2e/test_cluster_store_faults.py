@@ -4,15 +4,17 @@ test_cluster.py, and the raw NFSv3 client: what clients see while the store is a
 table comes out of it whole (every handle given before names the same file, with the same attributes, on both
 gateways). A gateway also says at start when the store's own settings put that table at risk.
 """
+import struct
 import subprocess
 import threading
 
 import onc_rpc
 from e2e_support import log, scaled, wait_until
 from test_cluster import (NFS3ERR_JUKEBOX, VALKEY, cluster, diropargs, getattr3,  # noqa: F401 (fixture, skip marks)
-                          nfs, nfs_url, pytestmark, root_and_handle)
+                          nfs, nfs3, nfs_url, pytestmark, root_and_handle)
 
 NFS3ERR_NOSPC = 28
+NFSPROC3_WRITE, NFSPROC3_CREATE, NFSPROC3_COMMIT = 7, 8, 21
 
 
 def lookup3(port, dir_fh, name):
@@ -122,6 +124,7 @@ def test_a_store_restarted_mid_workload_keeps_every_handle(cluster, workdir):
     # seconds late (CI once read one empty, its durable-create object, right after the writer stopped); never lost.
     def read_through_b(name):
         got = workdir / f"got-{name}"
+        got.unlink(missing_ok=True)  # nfs-cp will not write over a local file
         nfs("nfs-cp", nfs_url(b.nfs_port, f"/{cluster.bucket_name}/{name}"), str(got))
         return got.read_bytes()
 
@@ -130,6 +133,45 @@ def test_a_store_restarted_mid_workload_keeps_every_handle(cluster, workdir):
     # and both gateways still give one handle per file
     handles_and_attributes(cluster, [a, b], list(written)[-3:])
     log(f"store restart: {len(written)} files written, {len(failed)} refused while the store was away")
+
+
+def test_a_commit_answered_jukebox_while_the_store_is_away_lands_at_the_idle_release(cluster, workdir):
+    """A COMMIT that needs the table while the store is away is answered NFS3ERR_JUKEBOX (never NFS3_OK without the
+    bytes in OSS); the WRITE's bytes stay staged on A, which uploads them at the file's idle release
+    (`ossgw.nfs.open-idle-timeout`, 5 s) once the store is back, and B reads them. (nfs-cp ignores its COMMIT's
+    answer, which is how the restart test above could read such a file empty for a few seconds.)"""
+    store = cluster.store
+    valkey_cli(store, "CONFIG", "SET", "appendonly", "yes")
+    assert wait_until(lambda: "aof_rewrite_in_progress:0" in valkey_cli(store, "INFO", "persistence")
+                      and "aof_enabled:1" in valkey_cli(store, "INFO", "persistence"), 60)
+    a, b = two_active(cluster)
+    s = onc_rpc.connect(a.nfs_port)
+    try:
+        accepted, stat, root = onc_rpc.mnt(s, f"/{cluster.bucket_name}")
+        assert accepted and stat == 0 and root, (accepted, stat)
+    finally:
+        s.close()
+    unchecked_no_attrs = struct.pack(">7I", 0, 0, 0, 0, 0, 0, 0)  # createhow3 UNCHECKED, sattr3 setting nothing
+    status, rest = nfs3(a.nfs_port, NFSPROC3_CREATE, diropargs(root, "late.txt") + unchecked_no_attrs)
+    assert status == 0 and struct.unpack(">I", rest[:4])[0] == 1, status  # post_op_fh3 follows
+    fh = rest[8:8 + struct.unpack(">I", rest[4:8])[0]]
+    data = b"staged while the store was away\n" * 20
+    status, _ = nfs3(a.nfs_port, NFSPROC3_WRITE,
+                     onc_rpc.fh3(fh) + struct.pack(">QII", 0, len(data), 0) + onc_rpc.xdr_string(data))  # UNSTABLE
+    assert status == 0, status
+    store.stop()
+    status, _ = nfs3(a.nfs_port, NFSPROC3_COMMIT, onc_rpc.fh3(fh) + struct.pack(">QI", 0, 0))
+    assert status == NFS3ERR_JUKEBOX, status
+    store.start(appendonly=True)
+    assert wait_until(lambda: cluster.bucket.get_object("late.txt").read() == data, 30), \
+        ("the staged bytes never reached OSS", a.log()[-3000:])
+    got = workdir / "got-late.txt"
+
+    def read_on_b():
+        got.unlink(missing_ok=True)  # nfs-cp will not write over a local file
+        nfs("nfs-cp", nfs_url(b.nfs_port, f"/{cluster.bucket_name}/late.txt"), str(got))
+        return got.read_bytes()
+    assert wait_until(lambda: read_on_b() == data, 10, step=0.5), read_on_b()[:40]
 
 
 def test_a_full_store_refuses_new_names_clearly_and_keeps_the_table_whole(cluster, workdir):
