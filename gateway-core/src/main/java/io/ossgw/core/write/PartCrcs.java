@@ -53,7 +53,7 @@ public final class PartCrcs {
       return;
     }
     forget(offset, offset + written.remaining());
-    long[] part = partAt(offset);
+    long[] part = PartPlan.streamingPartAt(multipartSize, offset);
     ByteBuffer b = written.duplicate();
     long pos = offset;
     while (b.hasRemaining() && part[0] <= EngineConfig.MAX_PARTS) {
@@ -149,20 +149,6 @@ public final class PartCrcs {
   private void remove(long start) {
     if (ranges.remove(start)[2] == 0) {
       pending--;
-    }
-  }
-
-  /** {number, start, end} of the streamed part holding byte {@code offset}: sizes double every 1,000 parts. */
-  private long[] partAt(long offset) {
-    long base = 0;
-    for (int group = 0; ; group++) {
-      long size = PartPlan.streamingPartSize(multipartSize, group * 1000 + 1);
-      if (group == 9 || offset < base + 1000 * size) {
-        long index = (offset - base) / size;
-        long start = base + index * size;
-        return new long[] {group * 1000L + index + 1, start, start + size};
-      }
-      base += 1000 * size;
     }
   }
 
