@@ -75,6 +75,14 @@ def handles_and_attributes(cluster, gateways, names):
     return out
 
 
+def read_file(cluster, port, workdir, name):
+    """nfs-cp of one file through one gateway into a fresh local file: its bytes."""
+    got = workdir / f"got-{name}"
+    got.unlink(missing_ok=True)  # nfs-cp will not write over a local file
+    nfs("nfs-cp", nfs_url(port, f"/{cluster.bucket_name}/{name}"), str(got))
+    return got.read_bytes()
+
+
 def test_a_store_restarted_mid_workload_keeps_every_handle(cluster, workdir):
     """The store (with its append-only file, as docs/deploy.md asks) stopped and started again while a writer goes on
     through A: calls that need the table answer NFS3ERR_JUKEBOX while it is away (never a guessed handle), the writer's
@@ -122,14 +130,9 @@ def test_a_store_restarted_mid_workload_keeps_every_handle(cluster, workdir):
     # the COMMIT it sends at close (libnfs ignores that result): a COMMIT that met the store away was answered
     # JUKEBOX, and A then uploads the staged bytes at the file's idle release, so such a file may get them a few
     # seconds late (CI once read one empty, its durable-create object, right after the writer stopped); never lost.
-    def read_through_b(name):
-        got = workdir / f"got-{name}"
-        got.unlink(missing_ok=True)  # nfs-cp will not write over a local file
-        nfs("nfs-cp", nfs_url(b.nfs_port, f"/{cluster.bucket_name}/{name}"), str(got))
-        return got.read_bytes()
-
     for name, data in list(written.items()) + list(before.items()):
-        assert wait_until(lambda: read_through_b(name) == data, 60, step=0.5), (name, read_through_b(name)[:40])
+        assert wait_until(lambda: read_file(cluster, b.nfs_port, workdir, name) == data, 60, step=0.5), \
+            (name, read_file(cluster, b.nfs_port, workdir, name)[:40])
     # and both gateways still give one handle per file
     handles_and_attributes(cluster, [a, b], list(written)[-3:])
     log(f"store restart: {len(written)} files written, {len(failed)} refused while the store was away")
@@ -165,13 +168,8 @@ def test_a_commit_answered_jukebox_while_the_store_is_away_lands_at_the_idle_rel
     store.start(appendonly=True)
     assert wait_until(lambda: cluster.bucket.get_object("late.txt").read() == data, 30), \
         ("the staged bytes never reached OSS", a.log()[-3000:])
-    got = workdir / "got-late.txt"
-
-    def read_on_b():
-        got.unlink(missing_ok=True)  # nfs-cp will not write over a local file
-        nfs("nfs-cp", nfs_url(b.nfs_port, f"/{cluster.bucket_name}/late.txt"), str(got))
-        return got.read_bytes()
-    assert wait_until(lambda: read_on_b() == data, 10, step=0.5), read_on_b()[:40]
+    assert wait_until(lambda: read_file(cluster, b.nfs_port, workdir, "late.txt") == data, 10, step=0.5), \
+        read_file(cluster, b.nfs_port, workdir, "late.txt")[:40]
 
 
 def test_a_full_store_refuses_new_names_clearly_and_keeps_the_table_whole(cluster, workdir):
