@@ -24,7 +24,7 @@ public final class DirCache {
    */
   public DirCache(Duration ttl, boolean sliding, long maxBytes, Ticker ticker) {
     this.enabled = maxBytes > 0;
-    Caffeine<String, DirState> b = Caffeine.newBuilder()
+    Caffeine<String, DirState> b = Caches.newBuilder()
         .ticker(ticker)
         .maximumWeight(Math.max(1, maxBytes))
         .weigher((String k, DirState v) -> (int) Math.min(Integer.MAX_VALUE, Footprint.string(k) + v.weight()));

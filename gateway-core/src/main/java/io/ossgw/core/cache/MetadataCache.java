@@ -39,7 +39,7 @@ public final class MetadataCache {
     this.ticker = ticker;
     this.negative = negative;
     this.enabled = maxBytes > 0;
-    Caffeine<String, Entry> b = Caffeine.newBuilder().ticker(ticker).maximumWeight(Math.max(1, maxBytes))
+    Caffeine<String, Entry> b = Caches.newBuilder().ticker(ticker).maximumWeight(Math.max(1, maxBytes))
         .weigher(MetadataCache::weigh);
     if (ttl != null) {
       if (sliding) {

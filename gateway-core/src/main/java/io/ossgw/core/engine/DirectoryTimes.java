@@ -1,8 +1,8 @@
 package io.ossgw.core.engine;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.ossgw.core.cache.Caches;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.DirEntry;
@@ -45,7 +45,7 @@ final class DirectoryTimes extends ForwardingFileSystem {
    */
   DirectoryTimes(VirtualFileSystem fs, Ticker ticker) {
     super(fs);
-    this.changes = Caffeine.newBuilder().maximumSize(MAX_DIRECTORIES).expireAfterWrite(Duration.ofHours(1))
+    this.changes = Caches.newBuilder().maximumSize(MAX_DIRECTORIES).expireAfterWrite(Duration.ofHours(1))
         .ticker(ticker).build();
   }
 

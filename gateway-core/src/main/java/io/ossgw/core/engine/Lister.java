@@ -1,11 +1,11 @@
 package io.ossgw.core.engine;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ossgw.core.cache.Caches;
 import io.ossgw.core.cache.DirCache;
 import io.ossgw.core.cache.DirState;
-import io.ossgw.core.cache.ListingWindow;
 import io.ossgw.core.cache.ListingWindow.Chunk;
+import io.ossgw.core.cache.ListingWindow;
 import io.ossgw.core.cache.MetaStore;
 import io.ossgw.core.cache.MetadataCache;
 import io.ossgw.core.config.EngineConfig;
@@ -57,7 +57,7 @@ final class Lister {
   private final OpenFiles openFiles;
   private final ParallelHeads heads;
   private final PageLister pages;
-  private final Cache<String, Boolean> logged = Caffeine.newBuilder().maximumSize(10_000).build();
+  private final Cache<String, Boolean> logged = Caches.newBuilder().maximumSize(10_000).build();
 
   Lister(EngineConfig config, ObjectStore store, KeyMapper keys, PosixMeta posix, MetadataCache stat, DirCache dirs,
       ListingWindow window, long wholeDirBytes, MetaStore metaStore, OpenFiles openFiles, ParallelHeads heads) {

@@ -1,7 +1,7 @@
 package io.ossgw.nfs.fs;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ossgw.core.cache.Caches;
 import io.ossgw.core.cache.Footprint;
 import io.ossgw.core.vfs.DirPage;
 import java.security.SecureRandom;
@@ -125,7 +125,7 @@ public final class DirCursors {
    * @param idle how long a session lives without use
    */
   public DirCursors(long maxBytes, Duration idle) {
-    this.sessions = Caffeine.newBuilder().maximumWeight(maxBytes)
+    this.sessions = Caches.newBuilder().maximumWeight(maxBytes)
         .weigher((Long k, Session s) -> (int) Math.min(Integer.MAX_VALUE, s.bytes + 128)).expireAfterAccess(idle).build();
     long seed = new SecureRandom().nextLong() & 0x3fffffffffffffffL;
     this.nextId = new AtomicLong(seed == 0 ? 1 : seed);

@@ -1,7 +1,7 @@
 package io.ossgw.nfs.rpc;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ossgw.core.cache.Caches;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -30,7 +30,7 @@ public final class ReplyCache {
    * @param ttl how long a reply is kept after the call
    */
   public ReplyCache(long maxEntries, Duration ttl) {
-    this.entries = Caffeine.newBuilder().maximumSize(maxEntries).expireAfterWrite(ttl).build();
+    this.entries = Caches.newBuilder().maximumSize(maxEntries).expireAfterWrite(ttl).build();
   }
 
   /** The key of {@code call}; must be taken before its arguments are decoded. */

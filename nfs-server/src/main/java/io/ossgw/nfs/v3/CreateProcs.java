@@ -1,7 +1,7 @@
 package io.ossgw.nfs.v3;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ossgw.core.cache.Caches;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.FileAttr;
@@ -25,11 +25,11 @@ import io.ossgw.nfs.xdr.Nfs3;
 import io.ossgw.nfs.xdr.SYMLINK3args;
 import io.ossgw.nfs.xdr.SYMLINK3res;
 import io.ossgw.nfs.xdr.diropargs3;
+import io.ossgw.nfs.xdr.fattr3;
 import io.ossgw.nfs.xdr.nfsstat3;
 import io.ossgw.nfs.xdr.sattr3;
 import io.ossgw.nfs.xdr.wcc_attr;
 import io.ossgw.nfs.xdr.wcc_data;
-import io.ossgw.nfs.xdr.fattr3;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 
@@ -40,7 +40,7 @@ import java.time.Duration;
 final class CreateProcs {
   private final NfsState s;
   /** EXCLUSIVE create verifiers by (export, path): a retransmitted EXCLUSIVE CREATE must succeed again. */
-  private final Cache<String, Long> exclusive = Caffeine.newBuilder().maximumSize(10_000)
+  private final Cache<String, Long> exclusive = Caches.newBuilder().maximumSize(10_000)
       .expireAfterWrite(Duration.ofMinutes(10)).build();
 
   CreateProcs(NfsState s) {

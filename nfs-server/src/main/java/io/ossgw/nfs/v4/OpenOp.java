@@ -1,7 +1,7 @@
 package io.ossgw.nfs.v4;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ossgw.core.cache.Caches;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.core.vfs.FileAttr;
@@ -63,7 +63,7 @@ final class OpenOp implements Operation<OPEN4args> {
   private static final System.Logger LOG = System.getLogger(OpenOp.class.getName());
 
   /** EXCLUSIVE4/EXCLUSIVE4_1 verifiers by "export id:path": a retried exclusive create succeeds again. */
-  private final Cache<String, Long> exclusive = Caffeine.newBuilder().maximumSize(10_000)
+  private final Cache<String, Long> exclusive = Caches.newBuilder().maximumSize(10_000)
       .expireAfterWrite(Duration.ofMinutes(10)).build();
 
   /** The file an OPEN reached, and what it did to get there. */
