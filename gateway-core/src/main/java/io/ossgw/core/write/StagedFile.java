@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -82,8 +83,15 @@ public final class StagedFile implements AutoCloseable {
 
   private static FileChannel openSpool(Path spoolDir) {
     try {
-      Files.createDirectories(spoolDir);
-      Path p = Files.createTempFile(spoolDir, "ossgw-spool-", ".tmp");
+      Path p;
+      try {
+        p = Files.createTempFile(spoolDir, "ossgw-spool-", ".tmp");
+      } catch (NoSuchFileException e) {
+        // made on first use (or again, if it was removed): not before every file, where createDirectories costs a
+        // mkdir(2) answered EEXIST and two exceptions with their stack traces
+        Files.createDirectories(spoolDir);
+        p = Files.createTempFile(spoolDir, "ossgw-spool-", ".tmp");
+      }
       FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
       Files.delete(p);
       return ch;

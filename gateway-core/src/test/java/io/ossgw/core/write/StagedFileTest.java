@@ -145,6 +145,21 @@ class StagedFileTest {
   }
 
   @Test
+  void aMissingSpoolDirectoryIsMadeAtTheFirstSpoolFileAndAgainWhenRemoved() throws IOException {
+    Path spool = dir.resolve("spool/nested");
+    byte[] data = random(2 * CHUNK, 6);
+    for (int round = 0; round < 2; round++) {
+      assertThat(spool).doesNotExist();
+      try (StagedFile f = new StagedFile(spool, 0)) {
+        f.write(0, ByteBuffer.wrap(data));
+        assertThat(bytes(f.content(0, data.length))).isEqualTo(data);
+      }
+      assertThat(spool).isEmptyDirectory(); // the spool file was unlinked at once
+      Files.delete(spool); // as a tmp cleaner would
+    }
+  }
+
+  @Test
   void buffersStreamSupportsMarkAndReset() throws IOException {
     byte[] data = random(3000, 5);
     ContentSource s = ContentSource.ofBuffers(java.util.List.of(ByteBuffer.wrap(data, 0, 1000),
