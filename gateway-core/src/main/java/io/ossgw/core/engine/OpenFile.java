@@ -113,6 +113,17 @@ final class OpenFile {
     return pendingCreate;
   }
 
+  /** True when the staging is in pooled memory and all of it is in OSS: a release uploads nothing and frees buffers. */
+  boolean savedInMemory() {
+    lock.lock();
+    try {
+      return !unlinked && !pendingCreate && stream == null && staged != null && staged.inMemory()
+          && !staged.needsUpload();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   boolean unlinked() {
     return unlinked;
   }

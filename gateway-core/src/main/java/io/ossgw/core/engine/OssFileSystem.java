@@ -405,6 +405,11 @@ final class OssFileSystem implements VirtualFileSystem {
     return f.unlinked() ? f.currentNode().attr().unlinked() : ns.resolve(f.path()).attr();
   }
 
+  @Override
+  public boolean savedInMemory(FileHandle handle) {
+    return OssHandle.of(handle).file.savedInMemory();
+  }
+
   /** The ETag the open file reads (or last uploaded) against the one the name's cached attributes now show. */
   @Override
   public boolean staleVersion(FileHandle handle) {

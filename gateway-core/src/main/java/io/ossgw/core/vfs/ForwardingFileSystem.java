@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
  * A {@link VirtualFileSystem} that hands every call to {@link #fs} unchanged: the base of the decorators around the
  * engine (metrics, directory times), which override only the operations they add to. The default methods of the
  * interface ({@code getattrBeforeCreate}, {@code mknod}, {@code fgetattr},
- * {@code staleVersion}) are forwarded too, so a decorator never falls
+ * {@code staleVersion}, {@code savedInMemory}) are forwarded too, so a decorator never falls
  * back to a default the wrapped file system overrides.
  */
 public abstract class ForwardingFileSystem implements VirtualFileSystem {
@@ -111,6 +111,11 @@ public abstract class ForwardingFileSystem implements VirtualFileSystem {
   @Override
   public boolean staleVersion(FileHandle handle) {
     return fs.staleVersion(handle);
+  }
+
+  @Override
+  public boolean savedInMemory(FileHandle handle) {
+    return fs.savedInMemory(handle);
   }
 
   @Override

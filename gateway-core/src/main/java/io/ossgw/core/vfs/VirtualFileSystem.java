@@ -182,6 +182,16 @@ public interface VirtualFileSystem extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether the open file's bytes are staged in pooled memory and every one of them is saved in OSS (an fsync uploaded
+   * them, nothing changed since): releasing the handle then uploads nothing and gives the write pool its buffers back.
+   * A front end without a close (NFSv3, whose clients send COMMIT when a file is closed) releases such a handle right
+   * after the COMMIT, instead of holding the buffers until its idle release. The default: false.
+   */
+  default boolean savedInMemory(FileHandle handle) {
+    return false;
+  }
+
   /** readlink(2). @throws FsException ENOENT, EINVAL (not a symlink) */
   String readlink(String path);
 

@@ -147,7 +147,11 @@ public final class OpenFiles implements AutoCloseable {
 
   /**
    * COMMIT: uploads what the open handle of the file holds (fsync). A file without an open handle has nothing
-   * unsaved.
+   * unsaved. When the COMMIT leaves the handle with no other user (no other call, no NFSv4.1 OPEN) and the file staged
+   * in memory, all of it saved ({@link io.ossgw.core.vfs.VirtualFileSystem#savedInMemory}), the handle is released at
+   * once: a client sends COMMIT when it closes a file, and holding a small file's buffers until the idle release
+   * would take the write pool from the files written after it (which then go to the spool). A later WRITE opens the
+   * file again, as it would after the idle time.
    *
    * @return whether {@code path} had an open handle
    * @throws FsException EIO if the upload fails
@@ -163,12 +167,34 @@ public final class OpenFiles implements AutoCloseable {
       }
       e.users++;
     }
+    boolean saved = false;
     try {
       export.fs().fsync(e.handle, false);
+      saved = true;
       return true;
     } finally {
-      done(e);
+      if (saved) {
+        doneAfterCommit(e);
+      } else {
+        done(e);
+      }
     }
+  }
+
+  /** Ends a COMMIT's use; the last user of a file saved in memory releases it (see {@link #commit(Export, String)}). */
+  private void doneAfterCommit(Entry e) {
+    Key retired = null;
+    synchronized (e) {
+      // under the entry's lock no call can take it meanwhile; the check takes the file's own lock, never the reverse
+      if (!e.closed && e.users == 1 && e.export.fs().savedInMemory(e.handle)) {
+        e.closed = true; // a call that finds it closed takes a fresh entry (acquire)
+        retired = new Key(e.export.id(), e.path);
+      }
+    }
+    if (retired != null) {
+      entries.remove(retired, e);
+    }
+    done(e);
   }
 
   /**
