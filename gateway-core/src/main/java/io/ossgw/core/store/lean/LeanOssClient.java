@@ -319,21 +319,12 @@ final class LeanOssClient implements AutoCloseable {
   }
 
   private static long sendfile(HttpConnection c, ContentSource.FileRange f) throws IOException {
-    long crc = 0;
-    long pos = f.position();
-    long end = pos + f.length();
-    if (f.channel().size() < end) {
-      throw new IOException("staged file shorter than expected: " + f.channel().size() + " < " + end);
-    }
-    while (pos < end) {
-      long n = Math.min(SENDFILE_SLICE, end - pos);
-      try (Arena arena = Arena.ofConfined()) {
-        crc = Crc64.update(crc, f.channel().map(FileChannel.MapMode.READ_ONLY, pos, n, arena).asByteBuffer());
-      }
-      c.transferFrom(f.channel(), pos, n);
-      pos += n;
-    }
-    return crc;
+    long[] crc = {0};
+    mappedSlices(f, (mapping, position, length) -> {
+      crc[0] = Crc64.update(crc[0], mapping);
+      c.transferFrom(f.channel(), position, length);
+    });
+    return crc[0];
   }
 
   /**
@@ -341,19 +332,36 @@ final class LeanOssClient implements AutoCloseable {
    * over TLS from a read-only mapping of it, {@value #SENDFILE_SLICE} bytes at a time: the engine encrypts the
    * page-cache pages themselves (BoringSSL reads a direct buffer in place), so the bytes are neither copied into a
    * chunk nor read a second time for their CRC, which is returned as the sendfile path returns it (checked against
-   * OSS's by the caller). Each mapping is unmapped when its slice is sent (a confined {@link Arena}). A range without
+   * OSS's by the caller). Each mapping is unmapped when its slice is sent ({@link #mappedSlices}). A range without
    * its CRC goes through {@link #copy}: a CRC pass over a 4 MiB mapping and then the cipher over it again reads it from
    * memory twice, which measured no better than the copy into a cache-sized chunk (docs/benchmarks.md, "The TLS
    * floor").
    *
    * <p>The range must not shrink while it is sent (a mapped page past the end faults, in native code a crash): the
    * file's owner keeps a part's bytes until its upload ends ({@link io.ossgw.core.write.StreamingUpload}), and the size
-   * is checked first (mapping past the end of a read-write channel would grow the file instead of failing).
+   * is checked first.
    *
    * @return the writer's CRC-64 of the range
    * @throws IOException when the file is shorter than the range or the connection fails
    */
   private static long encryptMapped(HttpConnection c, ContentSource.FileRange f) throws IOException {
+    mappedSlices(f, (mapping, position, length) -> c.write(mapping));
+    return f.crc64();
+  }
+
+  /** What is done with one read-only mapped slice of a spool range ({@link #mappedSlices}). */
+  private interface MappedSlice {
+    void accept(ByteBuffer mapping, long position, long length) throws IOException;
+  }
+
+  /**
+   * Maps {@code f} read-only {@value #SENDFILE_SLICE} bytes at a time and hands each slice to {@code each}, unmapping
+   * it when {@code each} returns (a confined {@link Arena}).
+   *
+   * @throws IOException when the file is shorter than the range (checked before any mapping: mapping past the end of a
+   *     read-write channel would grow the file) or {@code each} fails
+   */
+  private static void mappedSlices(ContentSource.FileRange f, MappedSlice each) throws IOException {
     long pos = f.position();
     long end = pos + f.length();
     if (f.channel().size() < end) {
@@ -362,11 +370,10 @@ final class LeanOssClient implements AutoCloseable {
     while (pos < end) {
       long n = Math.min(SENDFILE_SLICE, end - pos);
       try (Arena arena = Arena.ofConfined()) {
-        c.write(f.channel().map(FileChannel.MapMode.READ_ONLY, pos, n, arena).asByteBuffer());
+        each.accept(f.channel().map(FileChannel.MapMode.READ_ONLY, pos, n, arena).asByteBuffer(), pos, n);
       }
       pos += n;
     }
-    return f.crc64();
   }
 
   private static ByteBuffer takeChunk() {
