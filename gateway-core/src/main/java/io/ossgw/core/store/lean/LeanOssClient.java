@@ -34,9 +34,10 @@ import javax.net.ssl.SSLEngine;
  *
  * <p>Bodies: a spool-file range ({@link ContentSource.FileRange}) is either read in 256 KiB chunks into a pooled
  * direct buffer, CRC-64'd and written from it ({@link BodyMode#COPY}), or CRC-64'd through a memory mapping and sent
- * with sendfile ({@link BodyMode#SENDFILE}, plain connections only: TLS must encrypt in user space, so a TLS client
- * copies); a range that carries its CRC-64 ({@link ContentSource.FileRange#crc64()}: a streamed part, CRC'd as the
- * application wrote it) goes with sendfile on a plain connection in either mode, checked against that CRC. Other
+ * with sendfile ({@link BodyMode#SENDFILE}, plain connections only); a range that carries its CRC-64 ({@link
+ * ContentSource.FileRange#crc64()}: a streamed part, CRC'd as the application wrote it) goes with sendfile on a plain
+ * connection in either mode, checked against that CRC; over TLS, which must encrypt in user space, such a range is
+ * encrypted straight from a read-only mapping of it (no pread copy, no CRC pass). Other
  * bodies are read from their stream. The CRC-64 of what was sent is returned for the caller to check against {@code
  * x-oss-hash-crc64ecma}.
  */
@@ -257,7 +258,10 @@ final class LeanOssClient implements AutoCloseable {
   /** Writes the body and returns the CRC-64 of the bytes written. */
   private long sendBody(HttpConnection c, ContentSource body) throws IOException {
     if (body instanceof ContentSource.FileRange f) {
-      if (f.crc64() != null && !c.secure()) { // CRC known from the writes: sendfile, no read-back, no 2nd pass
+      if (f.crc64() != null) { // CRC known from the writes: no read-back, no 2nd pass
+        if (c.secure()) { // TLS encrypts in user space: from the page cache, without a pread copy
+          return encryptMapped(c, f);
+        }
         c.transferFrom(f.channel(), f.position(), f.length());
         return f.crc64();
       }
@@ -315,7 +319,49 @@ final class LeanOssClient implements AutoCloseable {
   }
 
   private static long sendfile(HttpConnection c, ContentSource.FileRange f) throws IOException {
-    long crc = 0;
+    long[] crc = {0};
+    mappedSlices(f, (mapping, position, length) -> {
+      crc[0] = Crc64.update(crc[0], mapping);
+      c.transferFrom(f.channel(), position, length);
+    });
+    return crc[0];
+  }
+
+  /**
+   * Sends a spool range whose CRC-64 its writer computed ({@link ContentSource.FileRange#crc64()}, a streamed part)
+   * over TLS from a read-only mapping of it, {@value #SENDFILE_SLICE} bytes at a time: the engine encrypts the
+   * page-cache pages themselves (BoringSSL reads a direct buffer in place), so the bytes are neither copied into a
+   * chunk nor read a second time for their CRC, which is returned as the sendfile path returns it (checked against
+   * OSS's by the caller). Each mapping is unmapped when its slice is sent ({@link #mappedSlices}). A range without
+   * its CRC goes through {@link #copy}: a CRC pass over a 4 MiB mapping and then the cipher over it again reads it from
+   * memory twice, which measured no better than the copy into a cache-sized chunk (docs/benchmarks.md, "The TLS
+   * floor").
+   *
+   * <p>The range must not shrink while it is sent (a mapped page past the end faults, in native code a crash): the
+   * file's owner keeps a part's bytes until its upload ends ({@link io.ossgw.core.write.StreamingUpload}), and the size
+   * is checked first.
+   *
+   * @return the writer's CRC-64 of the range
+   * @throws IOException when the file is shorter than the range or the connection fails
+   */
+  private static long encryptMapped(HttpConnection c, ContentSource.FileRange f) throws IOException {
+    mappedSlices(f, (mapping, position, length) -> c.write(mapping));
+    return f.crc64();
+  }
+
+  /** What is done with one read-only mapped slice of a spool range ({@link #mappedSlices}). */
+  private interface MappedSlice {
+    void accept(ByteBuffer mapping, long position, long length) throws IOException;
+  }
+
+  /**
+   * Maps {@code f} read-only {@value #SENDFILE_SLICE} bytes at a time and hands each slice to {@code each}, unmapping
+   * it when {@code each} returns (a confined {@link Arena}).
+   *
+   * @throws IOException when the file is shorter than the range (checked before any mapping: mapping past the end of a
+   *     read-write channel would grow the file) or {@code each} fails
+   */
+  private static void mappedSlices(ContentSource.FileRange f, MappedSlice each) throws IOException {
     long pos = f.position();
     long end = pos + f.length();
     if (f.channel().size() < end) {
@@ -324,12 +370,10 @@ final class LeanOssClient implements AutoCloseable {
     while (pos < end) {
       long n = Math.min(SENDFILE_SLICE, end - pos);
       try (Arena arena = Arena.ofConfined()) {
-        crc = Crc64.update(crc, f.channel().map(FileChannel.MapMode.READ_ONLY, pos, n, arena).asByteBuffer());
+        each.accept(f.channel().map(FileChannel.MapMode.READ_ONLY, pos, n, arena).asByteBuffer(), pos, n);
       }
-      c.transferFrom(f.channel(), pos, n);
       pos += n;
     }
-    return crc;
   }
 
   private static ByteBuffer takeChunk() {

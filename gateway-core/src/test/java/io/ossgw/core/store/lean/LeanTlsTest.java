@@ -11,6 +11,7 @@ import io.ossgw.core.engine.EngineException;
 import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.ListPage;
 import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.RangeRead;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
@@ -19,9 +20,13 @@ import io.ossgw.core.store.aliyun.AliyunObjectStore;
 import io.ossgw.core.store.tls.TlsErrors;
 import io.ossgw.core.store.tls.TlsFront;
 import io.ossgw.core.store.tls.TlsTrust;
+import io.ossgw.core.util.Crc64;
 import io.ossgw.emulator.OssEmulator;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -160,6 +165,48 @@ class LeanTlsTest {
     }
     assertThat(front.accepted() - accepted0).isEqualTo(2);
     assertThat(trust.fullHandshakes()).as("the second connection resumed the first one's session").isEqualTo(1);
+  }
+
+  /**
+   * Streamed parts (spool ranges with their writer's CRC-64) are encrypted over TLS from a mapping of the spool file,
+   * with no pread copy: a multipart upload whose parts start off page boundaries, span several 4 MiB mapping slices
+   * and end in a short one arrives byte for byte beside a part without its CRC (read back through a chunk), and each
+   * streamed part is checked against its writer's CRC (a range whose bytes are not those is refused).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"openssl", "jdk"})
+  void spoolRangesOverTlsArriveWhole(String engine) throws Exception {
+    int p1 = (5 << 20) + 12_345;
+    int p2 = (9 << 20) + 1;
+    int p3 = 777;
+    byte[] data = new byte[p1 + p2 + p3];
+    new SplittableRandom(11).nextBytes(data);
+    Path spool = Files.write(dir.resolve("spool-" + engine), data);
+    TlsTrust trust = bundleTrust(engine);
+    // InitiateMultipartUpload and Complete go through the SDK, which trusts the JVM's trust store
+    withTrustStore(pki.caTrustStore(), () -> {
+      try (LeanDataStore s = lean(front.endpoint(), trust);
+          FileChannel ch = FileChannel.open(spool, StandardOpenOption.READ)) {
+        String key = "mp-" + engine;
+        String id = s.initiateMultipartUpload(key, new WriteMeta(null, Map.of()));
+        PartETag a = s.uploadPart(key, id, 1, ContentSource.ofFileRange(ch, 0, p1));
+        long crc2 = Crc64.of(data, p1, p2);
+        PartETag b = s.uploadPart(key, id, 2, ContentSource.ofFileRange(ch, p1, p2, crc2));
+        long crc3 = Crc64.of(data, p1 + p2, p3);
+        PartETag c = s.uploadPart(key, id, 3, ContentSource.ofFileRange(ch, p1 + p2, p3, crc3));
+        assertThat(a.crc64()).isEqualTo(Crc64.of(data, 0, p1));
+        assertThat(b.crc64()).isEqualTo(crc2);
+        assertThat(c.crc64()).isEqualTo(crc3);
+        // a part whose bytes are not the ones its CRC is of: OSS's CRC of what arrived refuses it
+        assertThatThrownBy(() -> s.uploadPart(key, id, 4, ContentSource.ofFileRange(ch, 0, p3, crc2)))
+            .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.code()).isEqualTo("InconsistentCRC"));
+        s.completeMultipartUpload(key, id, List.of(a, b, c));
+        ByteBuffer got = ByteBuffer.allocate(data.length);
+        assertThat(s.getObjectRange(key, 0, got, null).bytesRead()).isEqualTo(data.length);
+        assertThat(got.array()).isEqualTo(data);
+      }
+      return null;
+    });
   }
 
   @Test
