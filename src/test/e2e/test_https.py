@@ -101,9 +101,11 @@ def test_fuse_mount_of_an_https_endpoint(emulator, ossgw_built, workdir, new_buc
         log(f"https mount: (requests, new sessions, resumed sessions) per cold listing: {listed}; "
             f"in the mount's life {new} new, {reused} resumed")
         assert all(r >= 121 for r, _, _ in listed.values())  # one LIST and a HEAD per file
-        # keep-alive: the second directory's 121+ requests reuse the connections the first one opened
-        requests, n, r = listed["ls2"]
-        assert n + r <= 2, listed
+        # keep-alive: the two listings' 246+ requests go over kept connections, at most one per HEAD in flight
+        # (multireq_max, 20) and a few for the LISTs: a connection per request would open hundreds. Which listing opens
+        # them depends on how fast the first one's HEADs come back: usually the first opens ~18 and the second none, but
+        # a loaded CI machine once needed only 8 in the first and 10 more in the second (still 18 in all).
+        assert sum(n + r for _, n, r in listed.values()) <= 20 + 4, listed
         # connections opened after the first session resume one (stunnel: "previous session reused")
         assert reused >= 1, (new, reused)
     finally:
