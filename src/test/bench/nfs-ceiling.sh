@@ -9,7 +9,8 @@
 #   src/test/bench/nfs-ceiling.sh
 # Environment: APP_ROOT=the repository root (its ./ossgw launcher runs the gateway, with the launcher's JVM options)
 #   WORK=/var/tmp/ossgw-nfs-ceiling (wiped first)  OUT=$WORK/nfs-ceiling.json
-#   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read;
+#   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 SMALL_DIR=0 (1: the small files in a directory the clients
+#   make first, as cp -r does; 0: in the export's root) PROCS=16 RUNS=1 PROFILE=1 (JFR on the gateway's write/read;
 #   PROFILE_ROWS=write,read,small,small read says which rows; each also with " warm")  PERF_ROWS=(rows perf records)
 #   WARM=1 (each row again in the same server process after the cold one: "write warm", "read warm", ...)
 #   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)

@@ -8,7 +8,10 @@ Rows, per server (ganesha first, then ossgw; RUNS times):
   the COMMIT returns when the object is in OSS.
 * read: the same file read back in 1 MiB READs, DEPTH in flight, by a fresh gateway (ganesha keeps its data in the
   process, so it is not restarted).
-* small: PROCS processes, each creating SMALL_COUNT/PROCS files of SMALL_KIB KiB (create, WRITE, COMMIT, close).
+* small: PROCS processes, each creating SMALL_COUNT/PROCS files of SMALL_KIB KiB (create, WRITE, COMMIT, close), in
+  the export's root (which no client lists: every CREATE asks the gateway's store whether its name is free), or with
+  SMALL_DIR=1 in a new directory per pass that the processes make first (MKDIR, as `cp -r` does), whose listing the
+  gateway then knows.
 * small read: the same files read back by PROCS processes from a fresh gateway.
 * with WARM=1 (the default) each of those rows is followed by "<row> warm": the same workload again in the same
   server process, on other names (a long-lived gateway's steady state; see run_server). ganesha gets the same rows.
@@ -60,6 +63,7 @@ class Settings:
         self.depth = env_int("DEPTH", 16)
         self.small_count = env_int("SMALL_COUNT", 2000)
         self.small_kib = env_int("SMALL_KIB", 128)
+        self.small_dir = env_int("SMALL_DIR", 0) == 1
         self.procs = env_int("PROCS", 16)
         self.runs = env_int("RUNS", 1)
         self.profile = os.environ.get("PROFILE", "1") == "1"
@@ -284,6 +288,7 @@ def run_server(s, server, run):
     passes = ["", " warm"] if s.warm else [""]
     seq = {p: f"seq-{run}{p.strip()}.bin" for p in passes}
     small_url = {p: (lambda i, p=p: server.url(f"small-{run}{p.strip()}-p{i}")) for p in passes}
+    small_dir = {p: [f"smalldir-{run}{p.strip()}"] if s.small_dir else [] for p in passes}
     if server.name == "ossgw":
         server.fresh()
     written = {}
@@ -303,12 +308,12 @@ def run_server(s, server, run):
     if "small" in s.steps:
         for p in passes:
             rows.append(summarize(measure(s, server, "small" + p,
-                                          lambda: parallel(s, "small", small_url[p], per, s.small_kib))))
+                                          lambda: parallel(s, "small", small_url[p], per, s.small_kib, *small_dir[p]))))
     if "smallread" in s.steps:
         server.fresh()
         for p in passes:
             rows.append(summarize(measure(s, server, "small read" + p,
-                                          lambda: parallel(s, "smallread", small_url[p], per))))
+                                          lambda: parallel(s, "smallread", small_url[p], per, *small_dir[p]))))
     return rows
 
 

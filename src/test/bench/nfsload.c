@@ -8,8 +8,10 @@
  *
  *   nfsload write URL SIZE_MIB DEPTH     create/truncate the file, SIZE_MIB MiB in 1 MiB UNSTABLE WRITEs, COMMIT
  *   nfsload read  URL DEPTH              read the whole file in 1 MiB READs
- *   nfsload small URL COUNT SIZE_KIB     COUNT files URL-0 .. URL-(COUNT-1): create, one WRITE, COMMIT, close each
- *   nfsload smallread URL COUNT          read those files back whole, one at a time
+ *   nfsload small URL COUNT SIZE_KIB [DIR]  COUNT files URL-0 .. URL-(COUNT-1): create, one WRITE, COMMIT, close each;
+ *                                        with DIR, in the export's directory DIR, made first (MKDIR; one that exists,
+ *                                        made by another process, is fine), as cp -r makes the directories it fills
+ *   nfsload smallread URL COUNT [DIR]    read those files back whole, one at a time
  *
  * URL is a libnfs URL (nfs://127.0.0.1/export/path?version=3&nfsport=P&mountport=P). Prints one line of JSON:
  * {"bytes": N, "seconds": S, "files": F, "checksum": "HEX"}. Exit status 1 on any failure, with the reason on stderr.
@@ -241,9 +243,23 @@ static void pipelined(const char *mode, const char *url, uint64_t size, int dept
 
 /* --- many small files, one synchronous call at a time (as one process of a parallel copy does) --- */
 
-static void small(const char *mode, const char *url, int count, size_t size) {
+static void small(const char *mode, const char *url, int count, size_t size, const char *dir) {
   char *path;
   struct nfs_context *nfs = connect_url(url, &path);
+  if (dir != NULL) { /* "/DIR" + "/name" */
+    char *in_dir = malloc(strlen(dir) + strlen(path) + 2);
+    sprintf(in_dir, "/%s%s", dir, path);
+    if (strcmp(mode, "small") == 0) {
+      in_dir[strlen(dir) + 1] = '\0';
+      struct nfs_stat_64 st;
+      if (nfs_mkdir(nfs, in_dir) != 0 && (nfs_stat64(nfs, in_dir, &st) != 0 || !S_ISDIR(st.nfs_mode))) {
+        die("mkdir", nfs);
+      }
+      sprintf(in_dir, "/%s%s", dir, path);
+    }
+    free(path);
+    path = in_dir;
+  }
   unsigned char *buf = malloc(size > BLOCK ? size : BLOCK);
   size_t name_len = strlen(path) + 16;
   char *name = malloc(name_len);
@@ -292,13 +308,13 @@ int main(int argc, char **argv) {
     pipelined(argv[1], argv[2], strtoull(argv[3], NULL, 10) << 20, atoi(argv[4]));
   } else if (argc == 4 && strcmp(argv[1], "read") == 0) {
     pipelined(argv[1], argv[2], 0, atoi(argv[3]));
-  } else if (argc == 5 && strcmp(argv[1], "small") == 0) {
-    small(argv[1], argv[2], atoi(argv[3]), (size_t) strtoul(argv[4], NULL, 10) << 10);
-  } else if (argc == 4 && strcmp(argv[1], "smallread") == 0) {
-    small(argv[1], argv[2], atoi(argv[3]), 0);
+  } else if ((argc == 5 || argc == 6) && strcmp(argv[1], "small") == 0) {
+    small(argv[1], argv[2], atoi(argv[3]), (size_t) strtoul(argv[4], NULL, 10) << 10, argc == 6 ? argv[5] : NULL);
+  } else if ((argc == 4 || argc == 5) && strcmp(argv[1], "smallread") == 0) {
+    small(argv[1], argv[2], atoi(argv[3]), 0, argc == 5 ? argv[4] : NULL);
   } else {
-    fprintf(stderr, "usage: nfsload write URL SIZE_MIB DEPTH | read URL DEPTH | small URL COUNT SIZE_KIB | "
-                    "smallread URL COUNT\n");
+    fprintf(stderr, "usage: nfsload write URL SIZE_MIB DEPTH | read URL DEPTH | small URL COUNT SIZE_KIB [DIR] | "
+                    "smallread URL COUNT [DIR]\n");
     return 2;
   }
   return 0;
