@@ -74,6 +74,23 @@ class CommitReleaseTest {
     assertThat(c.readAll(f, 64 * 1024)).isEqualTo(both);
   }
 
+  /**
+   * The source has no open handle (its COMMIT released it) and the target has one (its CREATE, nothing written yet):
+   * the rename replaces the target, whose handle must not go on serving the new name (reliability's rename matrix,
+   * case file-onto-pending, read an empty file).
+   */
+  @Test
+  void aRenameOfAReleasedFileOntoAFileOpenedByItsCreateReadsTheRenamedBytes() throws IOException {
+    nfs_fh3 d = c.mkdir(root, "onto", 0755).obj();
+    byte[] src = bytes(10 * 1024, 5);
+    c.put(d, "src", src);
+    assertThat(c.create(d, "dst", 0644).status()).isEqualTo(nfsstat3.NFS3_OK); // open, nothing uploaded yet
+    assertThat(c.rename(d, "src", d, "dst").status()).isEqualTo(nfsstat3.NFS3_OK);
+    nfs_fh3 dst = c.lookup(d, "dst").object();
+    assertThat(c.readAll(dst, 64 * 1024)).isEqualTo(src);
+    assertThat(object("onto/dst")).isEqualTo(src);
+  }
+
   @Test
   void aFileStagedInTheSpoolKeepsItsHandleAfterItsCommit() throws IOException {
     int open = gw.server.openFiles(); // the other test's file may be open

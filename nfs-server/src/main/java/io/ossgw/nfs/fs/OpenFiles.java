@@ -205,8 +205,20 @@ public final class OpenFiles implements AutoCloseable {
     return names;
   }
 
-  /** The file (or directory tree) was renamed: its handles now live under the new path. */
+  /**
+   * The file (or directory tree) was renamed: its handles now live under the new path. A handle open under the
+   * target's name is of the file the rename replaced, so it is taken out of service first, whether or not a handle
+   * moves onto that name (the source may have none: released by its COMMIT or its idle time); else a READ of the new
+   * name would go on reading the replaced file.
+   */
   public void renamed(Export export, String from, String to) {
+    for (Map.Entry<Key, Entry> m : List.copyOf(entries.entrySet())) {
+      Key k = m.getKey();
+      if (k.exportId() == export.id() && VPaths.isSameOrBelow(k.path(), to) && !VPaths.isSameOrBelow(k.path(), from)
+          && entries.remove(k, m.getValue())) {
+        retire(m.getValue());
+      }
+    }
     for (Map.Entry<Key, Entry> m : List.copyOf(entries.entrySet())) {
       Key k = m.getKey();
       if (k.exportId() == export.id() && VPaths.isSameOrBelow(k.path(), from)) {
