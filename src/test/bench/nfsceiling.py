@@ -200,14 +200,20 @@ def parallel(s, mode, url_of, per_proc, *extra):
     procs = [subprocess.Popen([s.nfsload, mode, url_of(i), str(per_proc), *map(str, extra)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for i in range(s.procs)]
     total = {"bytes": 0, "files": 0, "checksums": []}
-    for p in procs:
-        out, err = p.communicate()
-        if p.returncode != 0:
-            raise RuntimeError(f"nfsload {mode} failed: {err.strip()}")
-        r = json.loads(out)
-        total["bytes"] += r["bytes"]
-        total["files"] += r["files"]
-        total["checksums"].append(r["checksum"])
+    try:
+        for p in procs:
+            out, err = p.communicate()
+            if p.returncode != 0:
+                raise RuntimeError(f"nfsload {mode} failed: {err.strip()}")
+            r = json.loads(out)
+            total["bytes"] += r["bytes"]
+            total["files"] += r["files"]
+            total["checksums"].append(r["checksum"])
+    finally:
+        for p in procs:  # after a failure the others must not outlive the run and load the next one's measurements
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     total["seconds"] = time.monotonic() - t0
     return total
 

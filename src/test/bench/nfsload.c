@@ -84,6 +84,9 @@ static struct nfs_context *connect_url(const char *url, char **path) {
   if (nfs == NULL) {
     die("nfs_init_context", NULL);
   }
+  /* libnfs reconnects for ever by default: a client of a server that died would spin in its reconnect loop and load
+     every later measurement; fail the call instead */
+  nfs_set_autoreconnect(nfs, 0);
   struct nfs_url *u = nfs_parse_url_full(nfs, url);
   if (u == NULL) {
     die("parse url", nfs);
