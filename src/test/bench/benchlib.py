@@ -133,6 +133,33 @@ def cpu_seconds(pid):
         return 0.0
 
 
+def sys_seconds(pid):
+    """stime of a process in seconds, the kernel's share of cpu_seconds (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[12]) / CLK_TCK
+    except OSError:
+        return 0.0
+
+
+def context_switches(pid):
+    """Voluntary plus involuntary context switches of a process's live threads (0 if it is gone)."""
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/status") as f:
+                for line in f:
+                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                        total += int(line.split()[1])
+        except OSError:
+            pass  # the thread ended meanwhile
+    return total
+
+
 def thread_cpu(pid):
     """CPU seconds per thread group of a process ("top -H" folded by name: digits dropped, so 'pool-3-thread-17' and
     'pool-3-thread-2' count together as 'pool-N-thread-N')."""

@@ -14,12 +14,14 @@ Rows, per server (ganesha first, then ossgw; RUNS times):
   gateway then knows.
 * small read: the same files read back by PROCS processes from a fresh gateway.
 * with WARM=1 (the default) each of those rows is followed by "<row> warm": the same workload again in the same
-  server process, on other names (a long-lived gateway's steady state; see run_server). ganesha gets the same rows.
+  server process, on other names (a long-lived gateway's steady state; see run_server); WARM=N runs N such passes
+  ("<row> warm", "<row> warm2", ...), WARM=0 none. ganesha gets the same rows.
 Every row carries the server's peak RSS over its workload (VmHWM after `clear_refs` 5 at the row's start, so neither
 start-up nor the row before counts; docs/benchmarks.md "Inside memory_limit") and its RSS at the start; with NMT=1 the
 gateway's `VM.native_memory summary` and `GC.heap_info` after each row go to $WORK/nmt-<row>-<tag>.txt.
 CPU is utime + stime of the server process from /proc/PID/stat over the workload (ganesha.nfsd; the gateway's JVM,
-not the emulator's, which is reported beside it); the 1-minute load average is taken before each row. With PROFILE=1
+not the emulator's, which is reported beside it), with its kernel share (sys_s, stime) and the context switches of its
+live threads (from /proc/PID/task/*/status) in each row's JSON; the 1-minute load average is taken before each row. With PROFILE=1
 the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm": which) also carry
 a JFR recording (settings=profile): heap bytes allocated per GiB (from the jdk.ObjectAllocationSample weights) and the
 hottest methods. PERF_ROWS (same names, none by default) records `perf record -F 499 -g` of the gateway over those rows.
@@ -76,7 +78,7 @@ class Settings:
         self.gw_java_opts = os.environ.get("GW_JAVA_OPTS", "")
         self.nmt = os.environ.get("NMT", "0") == "1"
         # each row again in the same server process after the cold one (the steady state of a long-lived gateway)
-        self.warm = os.environ.get("WARM", "1") == "1"
+        self.warm = int(os.environ.get("WARM", "1"))  # warm passes after the cold one
         java_home = os.environ.get("JAVA_HOME", "")
         self.jcmd = os.path.join(java_home, "bin", "jcmd")
         self.jfr = os.path.join(java_home, "bin", "jfr")
@@ -231,6 +233,7 @@ def measure(s, server, name, fn):
         f.write("5\n")  # resets VmHWM: the peak of this row, not of start-up or the row before
     rss0 = b.status_kb(server.pid, "VmRSS")
     c0, e0 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
+    k0, x0 = b.sys_seconds(server.pid), b.context_switches(server.pid)
     t0 = b.thread_cpu(server.pid)
     perf = None
     if name in s.perf_rows and server.name == "ossgw":
@@ -239,13 +242,16 @@ def measure(s, server, name, fn):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     result = fn()
     c1, e1 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
+    k1, x1 = b.sys_seconds(server.pid), b.context_switches(server.pid)
     t1 = b.thread_cpu(server.pid)
     if perf:
         perf.send_signal(2)  # SIGINT: perf writes its file and exits
         perf.wait(timeout=120)
     row = {"server": server.name, "row": name, "load1": round(load, 2), "cpu_s": round(c1 - c0, 3),
            "emulator_cpu_s": round(e1 - e0, 3) if emu_pid else None, "rss_before_mib": round(rss0 / 1024),
-           "peak_rss_mib": round(b.status_kb(server.pid, "VmHWM") / 1024), **result}
+           "peak_rss_mib": round(b.status_kb(server.pid, "VmHWM") / 1024), **result,
+           # the kernel's share of cpu_s, and the live threads' context switches (each costly in a VM)
+           "sys_s": round(k1 - k0, 3), "context_switches": x1 - x0}
     # where the CPU went, by thread group (live threads only: ended ones are counted in cpu_s, not here)
     threads = {k: round(v - t0.get(k, 0), 2) for k, v in t1.items() if v - t0.get(k, 0) >= 0.05}
     row["threads"] = dict(sorted(threads.items(), key=lambda kv: -kv[1])[:8])
@@ -291,7 +297,7 @@ def run_server(s, server, run):
     another 2,000 small files written; and those read back (written by the previous process: from OSS too)."""
     rows = []
     per = s.small_count // s.procs
-    passes = ["", " warm"] if s.warm else [""]
+    passes = [""] + [" warm" + (str(i) if i > 1 else "") for i in range(1, s.warm + 1)]
     seq = {p: f"seq-{run}{p.strip()}.bin" for p in passes}
     small_url = {p: (lambda i, p=p: server.url(f"small-{run}{p.strip()}-p{i}")) for p in passes}
     small_dir = {p: [f"smalldir-{run}{p.strip()}"] if s.small_dir else [] for p in passes}
