@@ -123,23 +123,19 @@ def drop_caches():
         f.write("3\n")
 
 
-def cpu_seconds(pid):
-    """utime + stime of a process in seconds (0 if it is gone)."""
+def cpu_times(pid):
+    """(utime + stime, stime) of a process in seconds, from one read of /proc/PID/stat ((0, 0) if it is gone)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK, int(fields[12]) / CLK_TCK
     except OSError:
-        return 0.0
+        return 0.0, 0.0
 
 
-def sys_seconds(pid):
-    """stime of a process in seconds, the kernel's share of cpu_seconds (0 if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[12]) / CLK_TCK
-    except OSError:
-        return 0.0
+def cpu_seconds(pid):
+    """utime + stime of a process in seconds (0 if it is gone)."""
+    return cpu_times(pid)[0]
 
 
 def context_switches(pid):

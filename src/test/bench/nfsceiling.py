@@ -232,8 +232,8 @@ def measure(s, server, name, fn):
     with open(f"/proc/{server.pid}/clear_refs", "w") as f:
         f.write("5\n")  # resets VmHWM: the peak of this row, not of start-up or the row before
     rss0 = b.status_kb(server.pid, "VmRSS")
-    c0, e0 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
-    k0, x0 = b.sys_seconds(server.pid), b.context_switches(server.pid)
+    (c0, k0), e0 = b.cpu_times(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
+    x0 = b.context_switches(server.pid)
     t0 = b.thread_cpu(server.pid)
     perf = None
     if name in s.perf_rows and server.name == "ossgw":
@@ -241,8 +241,8 @@ def measure(s, server, name, fn):
         perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-o", perf_file, "-p", str(server.pid)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     result = fn()
-    c1, e1 = b.cpu_seconds(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
-    k1, x1 = b.sys_seconds(server.pid), b.context_switches(server.pid)
+    (c1, k1), e1 = b.cpu_times(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
+    x1 = b.context_switches(server.pid)
     t1 = b.thread_cpu(server.pid)
     if perf:
         perf.send_signal(2)  # SIGINT: perf writes its file and exits
