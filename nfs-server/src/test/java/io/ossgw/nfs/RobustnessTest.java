@@ -205,6 +205,10 @@ class RobustnessTest {
         r.send(RawRpc.call(778, Nfs3.NFS_PROGRAM, 3, Nfs3.NFSPROC3_REMOVE, 1000, 1000,
             Xdrs.toBytes(new REMOVE3args(new diropargs3(d, "victim")))));
         assertThat(ByteBuffer.wrap(r.read().body()).getInt()).isEqualTo(nfsstat3.NFS3ERR_NOENT);
+        // the same xid over other arguments (the checksum of the arguments differs) is a new call too
+        r.send(RawRpc.call(777, Nfs3.NFS_PROGRAM, 3, Nfs3.NFSPROC3_REMOVE, 1000, 1000,
+            Xdrs.toBytes(new REMOVE3args(new diropargs3(d, "never-there")))));
+        assertThat(ByteBuffer.wrap(r.read().body()).getInt()).isEqualTo(nfsstat3.NFS3ERR_NOENT);
       }
     }
   }

@@ -1,5 +1,6 @@
 package io.ossgw.nfs.v4;
 
+import io.ossgw.nfs.rpc.BufferCrc;
 import io.ossgw.nfs.v4.state.ClientTable;
 import io.ossgw.nfs.v4.state.Nfs4Exception;
 import io.ossgw.nfs.v4.xdr.COMPOUND4res;
@@ -14,10 +15,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.nio.ByteBuffer;
 import java.util.function.IntFunction;
-import java.util.zip.CRC32C;
 import org.dcache.oncrpc4j.xdr.Xdr;
 import org.glassfish.grizzly.Buffer;
-import org.glassfish.grizzly.memory.ByteBufferArray;
 
 /**
  * The NFSv4.1 COMPOUND procedure (RFC 8881 §16.2): reads the header, then reads and runs one operation at a time,
@@ -172,24 +171,9 @@ public final class Compound {
 
   /** CRC-32C and length of the bytes from the buffer's position to its limit (the buffer is left as it was). */
   private static long hash(Buffer b) {
-    CRC32C c = new CRC32C();
     int from = b.position();
     int to = b.limit();
-    if (!b.isComposite()) {
-      c.update(b.toByteBuffer(from, to).slice());
-    } else {
-      ByteBufferArray parts = b.toByteBufferArray(from, to);
-      try {
-        ByteBuffer[] a = parts.getArray();
-        for (int i = 0; i < parts.size(); i++) {
-          c.update(a[i].slice());
-        }
-      } finally {
-        parts.restore();
-        parts.recycle();
-      }
-    }
-    return ((long) (to - from) << 32) | c.getValue();
+    return ((long) (to - from) << 32) | BufferCrc.of(b, from, to);
   }
 
   private nfs_resop4 step(CompoundContext ctx, int i, XdrReader r) {
