@@ -23,7 +23,7 @@ CPU is utime + stime of the server process from /proc/PID/stat over the workload
 not the emulator's, which is reported beside it), with its kernel share (sys_s, stime) and the context switches of its
 live threads (from /proc/PID/task/*/status) in each row's JSON; the 1-minute load average is taken before each row. With PROFILE=1
 the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm": which) also carry
-a JFR recording (settings=profile): heap bytes allocated per GiB (from the jdk.ObjectAllocationSample weights) and the
+a JFR recording (settings=profile, or the .jfc file JFR_SETTINGS names): heap bytes allocated per GiB (from the jdk.ObjectAllocationSample weights) and the
 hottest methods. PERF_ROWS (same names, none by default) records `perf record -F 499 -g` of the gateway over those rows.
 """
 import json
@@ -71,6 +71,8 @@ class Settings:
         self.profile = os.environ.get("PROFILE", "1") == "1"
         # the rows JFR records with PROFILE=1 (write, read, small, small read)
         self.profile_rows = os.environ.get("PROFILE_ROWS", "write,read").split(",")
+        # JFR's settings for those rows: "profile", or a .jfc file (e.g. one with a higher allocation-sample rate)
+        self.jfr_settings = os.environ.get("JFR_SETTINGS", "profile")
         self.perf_rows = [r for r in os.environ.get("PERF_ROWS", "").split(",") if r]
         self.servers = os.environ.get("SERVERS", "ganesha,ossgw").split(",")
         self.steps = os.environ.get("STEPS", "write,read,small,smallread").split(",")
@@ -226,7 +228,7 @@ def measure(s, server, name, fn):
     jfr_file = None
     profile = name in s.profile_rows
     if profile and s.profile and server.name == "ossgw":
-        subprocess.run([s.jcmd, str(server.pid), "JFR.start", f"name={tag}", "settings=profile"], capture_output=True)
+        subprocess.run([s.jcmd, str(server.pid), "JFR.start", f"name={tag}", f"settings={s.jfr_settings}"], capture_output=True)
     emu_pid = server.emu.pid if server.name == "ossgw" else None
     oss0 = server.counters() if emu_pid else {}
     with open(f"/proc/{server.pid}/clear_refs", "w") as f:

@@ -29,8 +29,14 @@ final class MicrometerEngineObserver implements EngineObserver {
 
   private final MeterRegistry registry;
   private final String bucket;
-  private final Map<String, Timer> requests = new ConcurrentHashMap<>();
-  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  /**
+   * operation -> outcome -> timer. Two levels keyed by the engine's constant strings, whose hashes are cached: these
+   * are looked up on every OSS request and cache lookup, where a concatenated key cost a new string and its hash each
+   * time.
+   */
+  private final Map<String, Map<String, Timer>> requests = new ConcurrentHashMap<>();
+  /** meter name -> cache or operation -> counter (same reason). */
+  private final Map<String, Map<String, Counter>> counters = new ConcurrentHashMap<>();
 
   MicrometerEngineObserver(MeterRegistry registry, String bucket) {
     this.registry = registry;
@@ -44,7 +50,8 @@ final class MicrometerEngineObserver implements EngineObserver {
 
   @Override
   public void ossRequest(String operation, String outcome, long nanos) {
-    requests.computeIfAbsent(operation + '|' + outcome, k -> Timer.builder("ossgw.oss.requests")
+    requests.computeIfAbsent(operation, k -> new ConcurrentHashMap<>()).computeIfAbsent(outcome, k -> Timer
+        .builder("ossgw.oss.requests")
         .description("OSS request attempts by OSS API operation and outcome (ok or the failure kind), with latency")
         .tag("operation", operation).tag("outcome", outcome).tag("bucket", bucket)
         .serviceLevelObjectives(LATENCY_BUCKETS).register(registry)).record(nanos, TimeUnit.NANOSECONDS);
@@ -52,7 +59,8 @@ final class MicrometerEngineObserver implements EngineObserver {
 
   @Override
   public void ossRetry(String operation) {
-    counters.computeIfAbsent("retry|" + operation, k -> Counter.builder("ossgw.oss.retries")
+    counters.computeIfAbsent("ossgw.oss.retries", k -> new ConcurrentHashMap<>()).computeIfAbsent(operation,
+        k -> Counter.builder("ossgw.oss.retries")
         .description("OSS requests retried after a transient failure (5xx, 429, timeout, reset)")
         .tag("operation", operation).tag("bucket", bucket).register(registry)).increment();
   }
@@ -68,7 +76,7 @@ final class MicrometerEngineObserver implements EngineObserver {
   }
 
   private Counter cacheCounter(String name, String cache) {
-    return counters.computeIfAbsent(name + '|' + cache, k -> Counter.builder(name)
+    return counters.computeIfAbsent(name, k -> new ConcurrentHashMap<>()).computeIfAbsent(cache, k -> Counter.builder(name)
         .description(switch (name) {
           case "ossgw.cache.hits" -> "cache lookups that found a live entry";
           case "ossgw.cache.misses" -> "cache lookups that found nothing (or an expired entry)";

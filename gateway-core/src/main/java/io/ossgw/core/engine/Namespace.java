@@ -51,6 +51,8 @@ final class Namespace {
   private final ListingWindow window;
   private final Lister lister;
   private final Instant started = Instant.now();
+  /** The mount root's node: made once (every path resolved from the root asked for it, a SHA-256 each time). */
+  private final Node root;
 
   Namespace(EngineConfig config, ObjectStore store, KeyMapper keys, PosixMeta posix, MetadataCache stat, DirCache dirs,
       ListingWindow window, long wholeDirBytes, MetaStore metaStore, OpenFiles openFiles, ParallelHeads heads) {
@@ -64,6 +66,10 @@ final class Namespace {
     this.metaStore = metaStore;
     this.openFiles = openFiles;
     this.lister = new Lister(config, store, keys, posix, stat, dirs, window, wholeDirBytes, metaStore, openFiles, heads);
+    FileAttr a = posix.implicitDir(keys.prefix(), started);
+    int mode = 0777 & ~config.mpUmask();
+    a = new FileAttr(io.ossgw.core.meta.Inodes.ROOT, a.type(), mode, a.uid(), a.gid(), a.size(), a.atime(), a.mtime(), a.ctime(), null);
+    this.root = new Node(a, Origin.ROOT, null, null, null, null, null, null, -1);
   }
 
   KeyMapper keys() {
@@ -76,10 +82,7 @@ final class Namespace {
 
   /** The node of the mount root (a directory that always exists). */
   Node root() {
-    FileAttr a = posix.implicitDir(keys.prefix(), started);
-    int mode = 0777 & ~config.mpUmask();
-    a = new FileAttr(io.ossgw.core.meta.Inodes.ROOT, a.type(), mode, a.uid(), a.gid(), a.size(), a.atime(), a.mtime(), a.ctime(), null);
-    return new Node(a, Origin.ROOT, null, null, null, null, null, null, -1);
+    return root;
   }
 
   /**

@@ -223,7 +223,16 @@ public final class PosixMeta {
 
   /** Formats a time as ossfs's {@code str(timespec)}: {@code sec} or {@code sec.nnnnnnnnn}. */
   public static String formatTime(Instant t) {
-    return t.getNano() == 0 ? Long.toString(t.getEpochSecond()) : String.format("%d.%09d", t.getEpochSecond(), t.getNano());
+    if (t.getNano() == 0) {
+      return Long.toString(t.getEpochSecond());
+    }
+    // "%d.%09d" without java.util.Formatter (three of these go with every upload's metadata)
+    String nanos = Integer.toString(t.getNano());
+    StringBuilder sb = new StringBuilder(30).append(t.getEpochSecond()).append('.');
+    for (int i = nanos.length(); i < 9; i++) {
+      sb.append('0');
+    }
+    return sb.append(nanos).toString();
   }
 
   /**

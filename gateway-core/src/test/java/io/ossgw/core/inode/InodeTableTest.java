@@ -85,4 +85,24 @@ class InodeTableTest {
       assertThat(t.idOf(0, "/c", 50)[1]).isEqualTo(2);
     }
   }
+
+  @Test
+  void numberOfAnswersAskedBeforeARenameOrRemovalAreNotReusedAfterIt() {
+    try (InodeTable t = InodeTable.open(null)) {
+      // asked (and so remembered) before the directory above them moves
+      assertThat(t.numberOf(0, "/d", 30)).isEqualTo(30);
+      assertThat(t.numberOf(0, "/d/f", 31)).isEqualTo(31);
+      t.renamed(0, "/d", "/e");
+      assertThat(t.numberOf(0, "/e/f", 99)).isEqualTo(31);
+      assertThat(t.numberOf(0, "/d/f", 31)).isNotEqualTo(31); // 31 moved to /e/f
+      // asked before its removal; the number then goes to another path
+      assertThat(t.numberOf(0, "/p", 70)).isEqualTo(70);
+      t.removed(0, "/p");
+      assertThat(t.idOf(0, "/q", 70)).containsExactly(70, 2);
+      assertThat(t.numberOf(0, "/p", 70)).isNotEqualTo(70);
+      // the same path in two name spaces
+      assertThat(t.numberOf(1, "/e/f", 40)).isEqualTo(40);
+      assertThat(t.numberOf(0, "/e/f", 40)).isEqualTo(31);
+    }
+  }
 }

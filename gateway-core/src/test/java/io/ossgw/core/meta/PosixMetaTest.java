@@ -72,6 +72,10 @@ class PosixMetaTest {
     assertThat(PosixMeta.time("1700000000.123456789", null)).isEqualTo(t);
     assertThat(PosixMeta.time("1700000000.5", null)).isEqualTo(Instant.ofEpochSecond(1700000000, 500_000_000));
     assertThat(PosixMeta.formatTime(Instant.ofEpochSecond(5))).isEqualTo("5");
+    // nanoseconds zero-padded to nine digits, as ossfs's str(timespec)
+    assertThat(PosixMeta.formatTime(Instant.ofEpochSecond(1700000000, 5))).isEqualTo("1700000000.000000005");
+    assertThat(PosixMeta.formatTime(Instant.ofEpochSecond(1700000000, 120_000_000))).isEqualTo("1700000000.120000000");
+    assertThat(PosixMeta.time(PosixMeta.formatTime(Instant.ofEpochSecond(3, 7)), null)).isEqualTo(Instant.ofEpochSecond(3, 7));
     assertThat(PosixMeta.time("garbage", lm)).isEqualTo(lm);
   }
 

@@ -76,7 +76,8 @@ public final class RpcServer {
   RpcServer(Limits limits, List<RpcProgram> programs, Predicate<InetAddress> allowed, LongSupplier clock,
       boolean sweepPeriodically) {
     this.limits = limits;
-    this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("nfs-rpc-", 0).factory());
+    // one name for all: a numbered name is a string built per call, and a call lives microseconds
+    this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("nfs-rpc").factory());
     long direct = directMemory();
     this.receiveMemory = new ReceiveMemory(direct);
     this.replyMemory = new ReplyMemory(direct);
