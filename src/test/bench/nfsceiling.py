@@ -21,10 +21,10 @@ start-up nor the row before counts; docs/benchmarks.md "Inside memory_limit") an
 gateway's `VM.native_memory summary` and `GC.heap_info` after each row go to $WORK/nmt-<row>-<tag>.txt.
 CPU is utime + stime of the server process from /proc/PID/stat over the workload (ganesha.nfsd; the gateway's JVM,
 not the emulator's, which is reported beside it), with its kernel share (sys_s, stime) and the context switches of its
-live threads (from /proc/PID/task/*/status) in each row's JSON; the 1-minute load average is taken before each row. With PROFILE=1
-the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm": which) also carry
-a JFR recording (settings=profile, or the .jfc file JFR_SETTINGS names): heap bytes allocated per GiB (from the jdk.ObjectAllocationSample weights) and the
-hottest methods. PERF_ROWS (same names, none by default) records `perf record -F 499 -g` of the gateway over those rows.
+live threads (from /proc/PID/task/*/status) in each row's JSON; the 1-minute load average is taken before each row.
+With PROFILE=1 the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm":
+which) also carry a JFR recording (settings=profile, or the .jfc file JFR_SETTINGS names): heap bytes allocated per
+GiB (from the jdk.ObjectAllocationSample weights) and the hottest methods. PERF_ROWS (same names, none by default) records `perf record -F 499 -g` of the gateway over those rows.
 """
 import json
 import os
@@ -228,7 +228,8 @@ def measure(s, server, name, fn):
     jfr_file = None
     profile = name in s.profile_rows
     if profile and s.profile and server.name == "ossgw":
-        subprocess.run([s.jcmd, str(server.pid), "JFR.start", f"name={tag}", f"settings={s.jfr_settings}"], capture_output=True)
+        subprocess.run([s.jcmd, str(server.pid), "JFR.start", f"name={tag}", f"settings={s.jfr_settings}"],
+                       capture_output=True)
     emu_pid = server.emu.pid if server.name == "ossgw" else None
     oss0 = server.counters() if emu_pid else {}
     with open(f"/proc/{server.pid}/clear_refs", "w") as f:

@@ -76,7 +76,8 @@ final class MicrometerEngineObserver implements EngineObserver {
   }
 
   private Counter cacheCounter(String name, String cache) {
-    return counters.computeIfAbsent(name, k -> new ConcurrentHashMap<>()).computeIfAbsent(cache, k -> Counter.builder(name)
+    return counters.computeIfAbsent(name, k -> new ConcurrentHashMap<>()).computeIfAbsent(cache, k -> Counter
+        .builder(name)
         .description(switch (name) {
           case "ossgw.cache.hits" -> "cache lookups that found a live entry";
           case "ossgw.cache.misses" -> "cache lookups that found nothing (or an expired entry)";

@@ -68,7 +68,8 @@ final class Namespace {
     this.lister = new Lister(config, store, keys, posix, stat, dirs, window, wholeDirBytes, metaStore, openFiles, heads);
     FileAttr a = posix.implicitDir(keys.prefix(), started);
     int mode = 0777 & ~config.mpUmask();
-    a = new FileAttr(io.ossgw.core.meta.Inodes.ROOT, a.type(), mode, a.uid(), a.gid(), a.size(), a.atime(), a.mtime(), a.ctime(), null);
+    a = new FileAttr(io.ossgw.core.meta.Inodes.ROOT, a.type(), mode, a.uid(), a.gid(), a.size(), a.atime(), a.mtime(),
+        a.ctime(), null);
     this.root = new Node(a, Origin.ROOT, null, null, null, null, null, null, -1);
   }
 
