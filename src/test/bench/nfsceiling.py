@@ -183,7 +183,12 @@ class Ossgw:
 
     def version(self):
         r = subprocess.run(["git", "-C", self.s.app, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-        return "ossgw " + (r.stdout.strip() or "?")
+        rev = r.stdout.strip()
+        label = os.path.join(self.s.app, ".bench-rev")  # run.sh's export of a commit has no .git, but this label
+        if not rev and os.path.exists(label):
+            with open(label) as f:
+                rev = f.read().strip()
+        return "ossgw " + (rev or "?")
 
     def stop(self):
         if self.proc:

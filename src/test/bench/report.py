@@ -58,9 +58,22 @@ def headline(res):
         out.append(f"| touch of {t['n']:,} new files (one process each) | {t['seconds']:.2f} s, {t['requests']:,} OSS "
                    f"requests ({t['by_op']}), {t['cpu_gateway_s']:.2f} gateway CPU-s | — | — | <= 1.5 CPU-s, 1 request "
                    f"each | {mark(ok)} | {t['load1']:.2f} |")
+    d = res.get("dr")
+    if d:
+        ok = d["peak_rss"] <= d["budget"] + (256 << 20) and d["peak_spool"] == 0
+        out.append(f"| direct_read: {d['files']} concurrent readers, peak RSS / disk | {mb(d['peak_rss'])} / "
+                   f"{d['peak_spool']:,} B | — | — | RSS <= budget {mb(d['budget'])} + 256 MiB, 0 B on disk "
+                   f"| {mark(ok)} | {d['load1']:.2f} |")
+    return "\n".join(out)
+
+
+def nfs_ceiling_table(res):
+    """The NFS rows beside nfs-ganesha FSAL_MEM (issue 22), after the target table: a table of their own, not rows of
+    it (their columns differ). Empty when the step did not run."""
+    out = []
     nc = res.get("nfs_ceiling")
     if nc:
-        out += ["## NFS beside nfs-ganesha FSAL_MEM (nfs-ceiling.sh)", "",
+        out += ["**NFS beside nfs-ganesha FSAL_MEM** (`nfs-ceiling.sh`): " +
                 f"{nc['started']} .. {nc['finished']}; " + ", ".join(nc["versions"].values())
                 + "; the same libnfs client (nfsload, 1 MiB calls kept in flight) against both servers in one private "
                 "network namespace; server CPU only (ossgw: the gateway's JVM; the emulator's beside it).", "",
@@ -71,13 +84,6 @@ def headline(res):
             out.append(f"| {r['server']} | {r['row']} | {cell('mbps')} | {cell('files_per_s')} | {cell('cpu_per_gib')} "
                        f"| {cell('cpu_per_1k_files')} | {cell('alloc_mb_per_gib')} | {cell('peak_rss_mib')} "
                        f"| {cell('emulator_cpu_s')} | {r['load1']} |")
-        out.append("")
-    d = res.get("dr")
-    if d:
-        ok = d["peak_rss"] <= d["budget"] + (256 << 20) and d["peak_spool"] == 0
-        out.append(f"| direct_read: {d['files']} concurrent readers, peak RSS / disk | {mb(d['peak_rss'])} / "
-                   f"{d['peak_spool']:,} B | — | — | RSS <= budget {mb(d['budget'])} + 256 MiB, 0 B on disk "
-                   f"| {mark(ok)} | {d['load1']:.2f} |")
     return "\n".join(out)
 
 
@@ -247,7 +253,7 @@ def main():
             f"* command: `{m.get('command')}` ({res.get('duration_s', 0):.0f} s)",
             "* everything on one machine over loopback: the OSS emulator (directory-backed), the gateway "
             "(`ossgw serve`, one FUSE mount), the clients and the raw-SDK ceiling tool; other agents' builds share "
-            "the 2 vCPUs (load per row). MB = 10^6 bytes.", "", "## Targets (issue 14)", "", headline(res), "",
+            "the 2 vCPUs (load per row). MB = 10^6 bytes.", "", "## Targets (issue 14)", "", headline(res), "", nfs_ceiling_table(res), "",
             details(res)]
     with open(os.path.join(run, "results.md"), "w") as f:
         f.write("\n".join(head))
@@ -261,6 +267,7 @@ def main():
                  f"([results]({rel}/results.md), [chart]({rel}/chart.png)); {m.get('cpu')}, {m.get('memory')} RAM, "
                  f"kernel {m.get('kernel')}; {m.get('java')}; command `{m.get('command')}` "
                  f"({res.get('duration_s', 0):.0f} s):\n\n{headline(res)}\n\nCPU per unit (issue 14):\n\n{cpu_table(res)}\n"
+                 + (f"\n{nfs_ceiling_table(res)}\n" if res.get("nfs_ceiling") else "") +
                  "<!-- headline:end -->")
         new, n = re.subn(r"<!-- headline:begin -->.*?<!-- headline:end -->", lambda _: block, text, flags=re.S)
         if n:
