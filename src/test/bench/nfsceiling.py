@@ -136,15 +136,30 @@ class Ossgw:
     def __init__(self, s):
         self.s = s
         self.emu_port_file = os.path.join(s.work, "emulator.port")
-        self.emu = b.Proc([os.path.join(s.app, "ossgw"), "emulator", "--port", "0", "--port-file", self.emu_port_file,
-                           "--bucket", "bench", "--access-key", "ak", "--secret-key", "sk"],
-                          os.path.join(s.work, "emulator.log"), env=self._env())
-        b.wait_until(lambda: os.path.exists(self.emu_port_file) and open(self.emu_port_file).read().strip(), 120,
-                     "the emulator")
-        self.endpoint = "http://127.0.0.1:" + open(self.emu_port_file).read().strip()
+        self.emu = None
         self.proc = None
         self.pid = None
         self.port = None
+        self.new_store(1)
+
+    def new_store(self, run):
+        """An empty in-memory emulator for run `run` (its log emulator.log, emulator-RUN.log after the first); the
+        gateway, if running, is stopped first. The objects of earlier runs go with the old one: kept, RUNS=3 at the
+        default 1 GiB held 6 GiB and ran out of the emulator's direct memory (its JVM's default, a quarter of RAM)."""
+        if self.proc:
+            self.proc.stop(grace=60)
+            self.proc = None
+        if self.emu:
+            self.emu.stop(grace=30)
+        if os.path.exists(self.emu_port_file):
+            os.remove(self.emu_port_file)
+        log = os.path.join(self.s.work, "emulator.log" if run == 1 else f"emulator-{run}.log")
+        self.emu = b.Proc([os.path.join(self.s.app, "ossgw"), "emulator", "--port", "0", "--port-file",
+                           self.emu_port_file, "--bucket", "bench", "--access-key", "ak", "--secret-key", "sk"],
+                          log, env=self._env())
+        b.wait_until(lambda: os.path.exists(self.emu_port_file) and open(self.emu_port_file).read().strip(), 120,
+                     "the emulator")
+        self.endpoint = "http://127.0.0.1:" + open(self.emu_port_file).read().strip()
 
     def _env(self):
         env = dict(os.environ, OSSGW_NO_BUILD="1", OSSGW_AOT=os.environ.get("GW_AOT", "0"), OSS_ACCESS_KEY_ID="ak",
@@ -310,6 +325,8 @@ def run_server(s, server, run):
     small_url = {p: (lambda i, p=p: server.url(f"small-{run}{p.strip()}-p{i}")) for p in passes}
     small_dir = {p: [f"smalldir-{run}{p.strip()}"] if s.small_dir else [] for p in passes}
     if server.name == "ossgw":
+        if run > 1:
+            server.new_store(run)
         server.fresh()
     written = {}
     if "write" in s.steps:
