@@ -144,8 +144,8 @@ class Ossgw:
 
     def new_store(self, run):
         """An empty in-memory emulator for run `run` (its log emulator.log, emulator-RUN.log after the first); the
-        gateway, if running, is stopped first. The objects of earlier runs go with the old one: kept, RUNS=3 at the
-        default 1 GiB held 6 GiB and ran out of the emulator's direct memory (its JVM's default, a quarter of RAM)."""
+        gateway, if running, is stopped first. The objects of earlier runs go with the old one (kept, they filled it:
+        RUNS=3 at the default 1 GiB held 6 GiB, all of the emulator's direct memory, a quarter of RAM by default)."""
         if self.proc:
             self.proc.stop(grace=60)
             self.proc = None
@@ -199,7 +199,7 @@ class Ossgw:
     def version(self):
         r = subprocess.run(["git", "-C", self.s.app, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
         rev = r.stdout.strip()
-        label = os.path.join(self.s.app, ".bench-rev")  # run.sh's export of a commit has no .git, but this label
+        label = os.path.join(self.s.app, ".bench-rev")  # run.sh's export of a commit has no .git; it writes this
         if not rev and os.path.exists(label):
             with open(label) as f:
                 rev = f.read().strip()

@@ -253,8 +253,8 @@ def main():
             f"* command: `{m.get('command')}` ({res.get('duration_s', 0):.0f} s)",
             "* everything on one machine over loopback: the OSS emulator (directory-backed), the gateway "
             "(`ossgw serve`, one FUSE mount), the clients and the raw-SDK ceiling tool; other agents' builds share "
-            "the 2 vCPUs (load per row). MB = 10^6 bytes.", "", "## Targets (issue 14)", "", headline(res), "", nfs_ceiling_table(res), "",
-            details(res)]
+            "the 2 vCPUs (load per row). MB = 10^6 bytes.", "", "## Targets (issue 14)", "", headline(res), "",
+            nfs_ceiling_table(res), "", details(res)]
     with open(os.path.join(run, "results.md"), "w") as f:
         f.write("\n".join(head))
     chart(res, os.path.join(run, "chart.png"))
