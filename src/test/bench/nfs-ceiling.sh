@@ -11,9 +11,8 @@
 #   WORK=/var/tmp/ossgw-nfs-ceiling (wiped first)  OUT=$WORK/nfs-ceiling.json
 #   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 SMALL_DIR=0 (1: the small files in a directory the clients
 #   make first, as cp -r does; 0: in the export's root) PROCS=16 RUNS=1 (each ossgw run on a new in-memory emulator)
-#   PROFILE=1 (JFR on the gateway's write/read;
-#   PROFILE_ROWS=write,read,small,small read says which rows; each also with " warm"; JFR_SETTINGS=profile or a .jfc
-#   file)  PERF_ROWS=(rows perf records)
+#   PROFILE=1 (JFR on the gateway's write/read; PROFILE_ROWS=write,read,small,small read says which rows; each also
+#   with " warm"; JFR_SETTINGS=profile or a .jfc file)  PERF_ROWS=(rows perf records)
 #   WARM=1 (each row again in the same server process after the cold one: "write warm", "read warm", ...; WARM=N
 #   repeats it N times, the later passes named "write warm2" and so on: a long-lived server's steady state; 0: none)
 #   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)

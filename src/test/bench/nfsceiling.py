@@ -24,7 +24,8 @@ not the emulator's, which is reported beside it), with its kernel share (sys_s, 
 live threads (from /proc/PID/task/*/status) in each row's JSON; the 1-minute load average is taken before each row.
 With PROFILE=1 the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm":
 which) also carry a JFR recording (settings=profile, or the .jfc file JFR_SETTINGS names): heap bytes allocated per
-GiB (from the jdk.ObjectAllocationSample weights) and the hottest methods. PERF_ROWS (same names, none by default) records `perf record -F 499 -g` of the gateway over those rows.
+GiB (from the jdk.ObjectAllocationSample weights) and the hottest methods. PERF_ROWS (same names, none by default)
+records `perf record -F 499 -g` of the gateway over those rows.
 """
 import json
 import os
