@@ -57,6 +57,7 @@ final class Renamer {
       throw new FsException(Errno.EBUSY, "cannot rename the mount root");
     }
     if (from.equals(to)) {
+      ns.resolve(from); // POSIX rename(2): a no-op when the name exists, ENOENT when it does not
       return;
     }
     if (VPaths.isSameOrBelow(to, from)) {

@@ -200,6 +200,20 @@ class RenameMatrixTest {
     assertThat(bucket("again/")).isEqualTo(Map.of("f", "file:new"));
   }
 
+  /** rename(2) of a name onto itself: a no-op when it exists, ENOENT when it does not (found by ReferenceModelTest). */
+  @org.junit.jupiter.api.Test
+  void aNameRenamedOntoItselfStaysWhenItExistsAndIsEnoentWhenNot() {
+    fs.mkdir("/self", 0755, USER);
+    writeFile(fs, "/self/f", utf8("kept"));
+    fs.rename("/self/f", "/self/f");
+    fs.rename("/self", "/self");
+    assertThat(bucket("self/")).isEqualTo(Map.of("f", "file:kept"));
+    assertThatThrownBy(() -> fs.rename("/self/none", "/self/none")).isInstanceOfSatisfying(FsException.class,
+        e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+    assertThatThrownBy(() -> fs.rename("/nodir/f", "/nodir/f")).isInstanceOfSatisfying(FsException.class,
+        e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+  }
+
   private static FileType typeOf(Kind k) {
     return switch (k) {
       case FILE, PENDING -> FileType.REGULAR;
