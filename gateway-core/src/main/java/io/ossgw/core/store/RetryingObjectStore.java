@@ -28,6 +28,7 @@ public final class RetryingObjectStore implements ObjectStore {
   private final long maxDelayMillis;
   private final RetryListener listener;
   private final LostInitiateReplies lostInitiates = new LostInitiateReplies(this);
+  private final LostCompleteReplies lostCompletes = new LostCompleteReplies();
 
   /**
    * @param attempts total tries per request, at least 1 (ossfs {@code retries=}, default 5)
@@ -117,6 +118,7 @@ public final class RetryingObjectStore implements ObjectStore {
       throw e;
     }
     lostInitiates.initiated(id);
+    lostCompletes.initiated(id, meta);
     if (failedOnce[0]) {
       lostInitiates.uncertain(key, new LostInitiateReplies.Attempts(firstSent, Instant.now(), id));
     }
@@ -140,22 +142,39 @@ public final class RetryingObjectStore implements ObjectStore {
         () -> delegate.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber));
   }
 
+  /**
+   * Retried like the rest; when a retry finds the upload gone (NoSuchUpload) after an attempt whose outcome was unknown,
+   * that attempt may have completed it: {@link LostCompleteReplies} decides with one HeadObject.
+   */
   @Override
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
+    boolean[] failedOnce = {false};
     try {
-      WriteResult r = retry("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts));
+      WriteResult r = retry("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts),
+          () -> failedOnce[0] = true);
       lostInitiates.ended(uploadId);
+      lostCompletes.ended(uploadId);
       return r;
     } catch (StoreException e) {
-      if (e.kind() == StoreErrorKind.NO_SUCH_UPLOAD) {
-        lostInitiates.ended(uploadId);
+      if (e.kind() != StoreErrorKind.NO_SUCH_UPLOAD) {
+        throw e;
       }
-      throw e;
+      lostInitiates.ended(uploadId);
+      if (!failedOnce[0]) {
+        lostCompletes.ended(uploadId);
+        throw e;
+      }
+      try {
+        return lostCompletes.recover(this, key, uploadId, parts, e);
+      } finally {
+        lostCompletes.ended(uploadId);
+      }
     }
   }
 
   @Override
   public void abortMultipartUpload(String key, String uploadId) {
+    lostCompletes.ended(uploadId); // aborted or not, it can no longer complete through this store
     retry("AbortMultipartUpload", () -> {
       delegate.abortMultipartUpload(key, uploadId);
       return null;
