@@ -8,13 +8,28 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * What a POSIX file system holds after a sequence of operations: each file's bytes and the set of directories (the
- * root, "", always exists). Each operation returns the errno POSIX gives for it in the current state (null: it
- * succeeds, and the model changed), so {@link ReferenceModelTest} can hold the engine to both. Paths are relative, "/"
- * separated, without a leading slash.
+ * What a POSIX file system holds after a sequence of operations: each file (its bytes, shared by the names and open
+ * handles that reach it) and the set of directories (the root, "", always exists). Each operation returns the errno
+ * POSIX gives for it in the current state (null: it succeeds, and the model changed), so {@link ReferenceModelTest} can
+ * hold the engine to both. An open file keeps its {@link Inode} when it is renamed, replaced or unlinked, as POSIX
+ * handles do. Paths are relative, "/" separated, without a leading slash.
  */
 final class FsModel {
-  final TreeMap<String, byte[]> files = new TreeMap<>();
+  /** A file's contents, reached by at most one name and by the open handles on it. */
+  static final class Inode {
+    byte[] data = new byte[0];
+
+    /** pwrite(data, offset): a hole before {@code offset} reads as zeros; no bytes change no size. */
+    void write(long offset, byte[] bytes) {
+      long end = bytes.length == 0 ? data.length : Math.max(data.length, offset + bytes.length);
+      data = Arrays.copyOf(data, (int) end);
+      if (bytes.length > 0) {
+        System.arraycopy(bytes, 0, data, (int) offset, bytes.length);
+      }
+    }
+  }
+
+  final TreeMap<String, Inode> files = new TreeMap<>();
   final TreeSet<String> dirs = new TreeSet<>(List.of(""));
 
   boolean isFile(String p) {
@@ -68,11 +83,8 @@ final class FsModel {
     return names;
   }
 
-  /**
-   * open(O_RDWR|O_CREAT), pwrite(data, offset), close: a hole before {@code offset} reads as zeros; a write of no bytes
-   * changes no size (POSIX pwrite), it only creates a missing file.
-   */
-  Errno write(String p, long offset, byte[] data) {
+  /** open(O_RDWR|O_CREAT) of {@code p}: the file it reaches (a new empty one if there was none), or the errno. */
+  Object open(String p) {
     Errno e = parentError(p);
     if (e != null) {
       return e;
@@ -80,36 +92,34 @@ final class FsModel {
     if (isDir(p)) {
       return Errno.EISDIR;
     }
-    byte[] old = files.getOrDefault(p, new byte[0]);
-    long end = data.length == 0 ? old.length : Math.max(old.length, offset + data.length);
-    byte[] now = Arrays.copyOf(old, (int) end);
-    if (data.length > 0) {
-      System.arraycopy(data, 0, now, (int) offset, data.length);
+    return files.computeIfAbsent(p, k -> new Inode());
+  }
+
+  /** open(O_RDWR|O_CREAT), pwrite(data, offset), close. */
+  Errno write(String p, long offset, byte[] data) {
+    Object o = open(p);
+    if (o instanceof Errno e) {
+      return e;
     }
-    files.put(p, now);
+    ((Inode) o).write(offset, data);
     return null;
   }
 
   /** truncate(2) of a path. */
   Errno truncate(String p, long size) {
-    Errno e = lookupError(p);
+    Errno e = fileError(p);
     if (e != null) {
       return e;
     }
-    if (isDir(p)) {
-      return Errno.EISDIR;
-    }
-    files.put(p, Arrays.copyOf(files.get(p), (int) size));
+    Inode f = files.get(p);
+    f.data = Arrays.copyOf(f.data, (int) size);
     return null;
   }
 
   Errno unlink(String p) {
-    Errno e = lookupError(p);
+    Errno e = fileError(p);
     if (e != null) {
       return e;
-    }
-    if (isDir(p)) {
-      return Errno.EISDIR;
     }
     files.remove(p);
     return null;
@@ -192,14 +202,30 @@ final class FsModel {
     }
   }
 
+  /** The errno of reaching {@code p} as a file: its lookup's, or EISDIR for a directory. */
+  Errno fileError(String p) {
+    Errno e = lookupError(p);
+    return e != null ? e : isDir(p) ? Errno.EISDIR : null;
+  }
+
   /** The errno of looking up {@code p} itself: its parent's, or ENOENT. */
   Errno lookupError(String p) {
     Errno e = parentError(p);
     return e != null ? e : exists(p) ? null : Errno.ENOENT;
   }
 
-  /** The files as a map from path to contents (a copy, for comparisons). */
-  Map<String, byte[]> snapshot() {
-    return new TreeMap<>(files);
+  /** The bytes of the file at {@code p}. */
+  byte[] bytes(String p) {
+    return files.get(p).data;
+  }
+
+  /** The name that reaches {@code f}, or null when it has none (unlinked or replaced while open). */
+  String pathOf(Inode f) {
+    for (Map.Entry<String, Inode> e : files.entrySet()) {
+      if (e.getValue() == f) {
+        return e.getKey();
+      }
+    }
+    return null;
   }
 }

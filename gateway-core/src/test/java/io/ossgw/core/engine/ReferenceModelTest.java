@@ -36,7 +36,8 @@ import org.junit.jupiter.api.TestFactory;
  * says (through the same engine, caches and all), and after a remount (a new engine) and at the end the whole tree,
  * through the engine and in the bucket itself (keys, bytes, directory markers), must be the model's. Files go from
  * empty to 11 MB (multipart uploads with {@code multipart_size=5}, UploadPartCopy renames above
- * {@code singlepart_copy_limit=5}), written at the start, at the end, past the end (a hole) and in the middle. Half the
+ * {@code singlepart_copy_limit=5}), written at the start, at the end, past the end (a hole) and in the middle, and up
+ * to two of them kept open and written through their handles while they are renamed, replaced or unlinked. Half the
  * runs go through {@link FaultyStore}: a transient failure every 7th request attempt, before the request is sent or
  * after OSS carried it out, which the engine's retries must hide. SEMANTICS.md "Durability and consistency" is the
  * contract: the bytes are in OSS when close returns.
@@ -64,8 +65,20 @@ class ReferenceModelTest {
 
   record Rename(int from, int to) implements Op {}
 
-  /** The engine closed (a clean unmount) and a new one started: caches gone, the bucket is all there is. */
+  /** The engine closed (a clean unmount, every open handle closed first) and a new one started: caches gone. */
   record Remount() implements Op {}
+
+  /** open(O_RDWR|O_CREAT) kept open in handle slot {@code slot} (0 or 1; a slot in use is closed first). */
+  record Open(int slot, int path) implements Op {}
+
+  /** A write through the handle in {@code slot}, wherever its file is now (renamed, replaced or unlinked). */
+  record WriteOpen(int slot, int where, int size, long seed) implements Op {}
+
+  /** close(2) of the handle in {@code slot}: its file's bytes are in OSS when it returns, if it still has a name. */
+  record Close(int slot) implements Op {}
+
+  /** fsync(2) of the handle in {@code slot}: the bucket holds its file's bytes at once, if it still has a name. */
+  record Fsync(int slot) implements Op {}
 
   private static final int RUNS = 40;
 
@@ -87,20 +100,24 @@ class ReferenceModelTest {
     }));
   }
 
-  /** 4 to 30 operations, writes the most frequent, then renames and mkdirs. */
+  /** 4 to 30 operations, writes the most frequent, then renames, mkdirs and handles kept open. */
   static List<Op> sequence(SplittableRandom r) {
     List<Op> ops = new ArrayList<>();
     int n = 4 + r.nextInt(27);
     for (int i = 0; i < n; i++) {
       int path = r.nextInt(NAMES.size());
-      int kind = r.nextInt(22);
+      int kind = r.nextInt(29);
       ops.add(kind < 8 ? new Write(path, r.nextInt(4), r.nextInt(100), r.nextLong())
           : kind < 10 ? new Truncate(path, r.nextInt(4))
           : kind < 12 ? new Unlink(path)
           : kind < 16 ? new Mkdir(path)
           : kind < 17 ? new Rmdir(path)
           : kind < 21 ? new Rename(path, r.nextInt(NAMES.size()))
-          : new Remount());
+          : kind < 22 ? new Remount()
+          : kind < 24 ? new Open(r.nextInt(2), path)
+          : kind < 27 ? new WriteOpen(r.nextInt(2), r.nextInt(4), r.nextInt(100), r.nextLong())
+          : kind < 28 ? new Close(r.nextInt(2))
+          : new Fsync(r.nextInt(2)));
     }
     return ops;
   }
@@ -145,6 +162,8 @@ class ReferenceModelTest {
     private final TestGateway gw;
     private final boolean faults;
     private final FsModel model = new FsModel();
+    private final FileHandle[] handles = new FileHandle[2];
+    private final FsModel.Inode[] opened = new FsModel.Inode[2];
     private VirtualFileSystem fs;
 
     Run(TestGateway gw, boolean faults) {
@@ -159,6 +178,9 @@ class ReferenceModelTest {
     }
 
     void remount() {
+      for (int slot = 0; slot < handles.length; slot++) {
+        close(slot);
+      }
       gw.closeEngines();
       mount();
     }
@@ -175,21 +197,93 @@ class ReferenceModelTest {
           remount();
           checkAll();
         }
+        case Open o -> open(o);
+        case Fsync f -> fsync(f);
+        case WriteOpen w -> writeOpen(w);
+        case Close c -> {
+          String p = opened[c.slot()] == null ? null : model.pathOf(opened[c.slot()]);
+          close(c.slot());
+          if (p != null) {
+            check(c, p);
+          }
+        }
       }
     }
 
-    private void write(String p, Write w) {
-      long length = model.isFile(p) ? model.files.get(p).length : 0;
-      long offset = switch (w.where()) {
+    private void open(Open o) {
+      close(o.slot());
+      String p = NAMES.get(o.path());
+      boolean existed = model.isFile(p);
+      Errno parent = model.parentError(p);
+      Object got = model.open(p);
+      Errno expected = got instanceof Errno e ? e : null;
+      expect(o, p, parent, expected, () -> handles[o.slot()] = existed ? fs.open("/" + p, OpenFlags.READ_WRITE, USER)
+          : fs.create("/" + p, 0644, OpenFlags.READ_WRITE, false, USER), p);
+      if (expected == null) {
+        opened[o.slot()] = (FsModel.Inode) got;
+      }
+    }
+
+    private void writeOpen(WriteOpen w) {
+      FsModel.Inode f = opened[w.slot()];
+      if (f == null) {
+        return;
+      }
+      long offset = offset(w.where(), f.data.length);
+      byte[] data = bytes(w.size(), w.seed());
+      f.write(offset, data);
+      TestGateway.writeAt(fs, handles[w.slot()], offset, data);
+      String p = model.pathOf(f);
+      if (p != null) {
+        check(w, p);
+      }
+    }
+
+    private void fsync(Fsync f) {
+      if (handles[f.slot()] == null) {
+        return;
+      }
+      fs.fsync(handles[f.slot()], false);
+      String p = model.pathOf(opened[f.slot()]);
+      if (p != null) {
+        assertThat(gw.objectBytes(p)).as("after %s: the bucket's bytes of %s", f, p).isEqualTo(model.bytes(p));
+      }
+    }
+
+    /** close(2): flush (the upload, whose error close returns), then release. */
+    private void close(int slot) {
+      if (handles[slot] == null) {
+        return;
+      }
+      try {
+        fs.flush(handles[slot]);
+      } finally {
+        fs.release(handles[slot]);
+        handles[slot] = null;
+        opened[slot] = null;
+      }
+    }
+
+    private static long offset(int where, long length) {
+      return switch (where) {
         case 0 -> 0;
         case 1 -> length;
         case 2 -> length + 5_000; // a hole
         default -> length / 2;
       };
-      int s = w.size();
+    }
+
+    /** 0-59 KB (60 %), up to 1.2 MB (30 %), 5-11.3 MB (10 %: multipart), filled from {@code seed}. */
+    private static byte[] bytes(int s, long seed) {
       int size = s < 60 ? s * 1_000 : s < 90 ? (s - 60) * 40_000 : 5 * MB + (s - 90) * 700_000;
       byte[] data = new byte[size];
-      new SplittableRandom(w.seed()).nextBytes(data);
+      new SplittableRandom(seed).nextBytes(data);
+      return data;
+    }
+
+    private void write(String p, Write w) {
+      long offset = offset(w.where(), model.isFile(p) ? model.bytes(p).length : 0);
+      byte[] data = bytes(w.size(), w.seed());
       boolean existed = model.isFile(p);
       Errno parent = model.parentError(p);
       Errno expected = model.write(p, offset, data);
@@ -213,7 +307,7 @@ class ReferenceModelTest {
     }
 
     private void truncate(String p, Truncate op) {
-      long length = model.isFile(p) ? model.files.get(p).length : 0;
+      long length = model.isFile(p) ? model.bytes(p).length : 0;
       long size = switch (op.how()) {
         case 0 -> 0;
         case 1 -> length / 2;
@@ -261,9 +355,9 @@ class ReferenceModelTest {
       if (model.isFile(p)) {
         FileAttr a = fs.getattr(path);
         assertThat(a.isRegular()).as("after %s: %s is a file", after, p).isTrue();
-        assertThat(a.size()).as("after %s: size of %s", after, p).isEqualTo(model.files.get(p).length);
+        assertThat(a.size()).as("after %s: size of %s", after, p).isEqualTo(model.bytes(p).length);
         assertThat(TestGateway.readFile(fs, path)).as("after %s: bytes of %s", after, p)
-            .isEqualTo(model.files.get(p));
+            .isEqualTo(model.bytes(p));
       } else if (model.isDir(p)) {
         assertThat(fs.getattr(path.equals("/") ? "/" : path).isDirectory()).as("after %s: %s is a directory", after, p)
             .isTrue();
@@ -306,7 +400,7 @@ class ReferenceModelTest {
         }
       }
       assertThat(objects.keySet()).as("the bucket's files").isEqualTo(model.files.keySet());
-      objects.forEach((k, v) -> assertThat(v).as("the bucket's bytes of %s", k).isEqualTo(model.files.get(k)));
+      objects.forEach((k, v) -> assertThat(v).as("the bucket's bytes of %s", k).isEqualTo(model.bytes(k)));
       assertThat(model.dirs).as("every marker is a directory").containsAll(markers);
       for (String d : model.dirs) {
         boolean held = d.isEmpty() || markers.contains(d)
