@@ -188,10 +188,23 @@ public final class RetryingObjectStore implements ObjectStore {
         () -> delegate.listMultipartUploads(prefix, keyMarker, uploadIdMarker, maxUploads));
   }
 
-  /** Not retried: a lost reply to a successful append would make the retry fail with PositionNotEqualToLength. */
+  /**
+   * Retried, but never blindly: a lost reply to a successful append would make the retry fail with
+   * PositionNotEqualToLength, so before each retry {@link LostAppendReplies} reads what the failed attempt left (one
+   * HeadObject; when the length says it was carried out, a GetObject per MiB to compare the bytes).
+   */
   @Override
   public AppendResult appendObject(String key, long position, ContentSource body, WriteMeta meta) {
-    return delegate.appendObject(key, position, body, meta);
+    boolean[] uncertain = {false};
+    return retry("AppendObject", () -> {
+      if (uncertain[0]) {
+        AppendResult landed = LostAppendReplies.landed(this, key, position, body);
+        if (landed != null) {
+          return landed;
+        }
+      }
+      return delegate.appendObject(key, position, body, meta);
+    }, () -> uncertain[0] = true);
   }
 
   @Override

@@ -79,6 +79,36 @@ class AppendAndDirtyDataTest extends GatewayFixture {
     assertThat(cold.getattr("/app.log").mtime()).isAfterOrEqualTo(fs.getattr("/app.log").mtime().minusSeconds(1));
   }
 
+  /**
+   * The reply to an AppendObject lost after OSS appended (the emulator carries it out and resets the connection): the
+   * retry sees the object already that long with the appended bytes (HeadObject, GetObject) and does not append them
+   * twice; a lost attempt that was not carried out (a 503) is sent again.
+   */
+  @Test
+  void anAppendWhoseReplyWasLostIsNeitherRepeatedNorAnError() {
+    byte[] first = utf8("line 1\n");
+    sdkAppend("lost.log", 0, first);
+    VirtualFileSystem fs = gw.mount();
+    fs.getattr("/lost.log");
+    byte[] second = random(300 * 1024, 2);
+    gw.resetCounters();
+    gw.emu.faults().dropRepliesNext(1, java.util.Set.of("AppendObject"));
+    append(fs, "/lost.log", second);
+    assertThat(gw.count("AppendObject")).isEqualTo(1);
+    assertThat(gw.count("HeadObject")).isEqualTo(1);
+    assertThat(gw.objectBytes("lost.log")).isEqualTo(concat(first, second));
+
+    byte[] third = utf8("line 3\n");
+    gw.resetCounters();
+    gw.emu.faults().failNext(1, 503, "ServiceUnavailable", java.util.Set.of("AppendObject"));
+    append(fs, "/lost.log", third);
+    assertThat(gw.count("AppendObject")).isEqualTo(2); // the refused one, then the one OSS carried out
+    byte[] all = concat(first, second, third);
+    assertThat(gw.objectBytes("lost.log")).isEqualTo(all);
+    assertThat(fs.getattr("/lost.log").size()).isEqualTo(all.length);
+    assertThat(readFile(gw.mount(), "/lost.log")).isEqualTo(all);
+  }
+
   @Test
   void aChmodWhileAppendingRewritesAnAppendableObjectWhole() {
     byte[] first = random(1000, 2);

@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  * retries being what must hide it. Alternately the failure comes before the request is sent (a connection reset while
  * sending) and after OSS has carried it out (the response lost): the retry then sends the same request, body and
  * all, a second time, and OSS answers what it would answer to a repetition (a second upload id for
- * InitiateMultipartUpload, NoSuchUpload for a completed CompleteMultipartUpload). AppendObject, which the engine does
- * not retry, only fails before. Sits under the engine's retrying store, so it sees every attempt.
+ * InitiateMultipartUpload, NoSuchUpload for a completed CompleteMultipartUpload, PositionNotEqualToLength for an
+ * AppendObject). Sits under the engine's retrying store, so it sees every attempt.
  */
 final class FaultyStore extends ForwardingObjectStore {
   private final long every;
@@ -40,13 +40,13 @@ final class FaultyStore extends ForwardingObjectStore {
     return injected.get();
   }
 
-  private <T> T attempt(boolean repeatable, Supplier<T> call) {
+  private <T> T attempt(Supplier<T> call) {
     long n = attempts.incrementAndGet();
     if (n % every != 0) {
       return call.get();
     }
     injected.incrementAndGet();
-    boolean after = repeatable && (n / every) % 2 == 0;
+    boolean after = (n / every) % 2 == 0;
     if (after) {
       call.get();
     }
@@ -54,8 +54,8 @@ final class FaultyStore extends ForwardingObjectStore {
         "injected " + (after ? "after the request was carried out" : "before the request was sent"), null);
   }
 
-  private void attempt(boolean repeatable, Runnable call) {
-    attempt(repeatable, () -> {
+  private void attempt(Runnable call) {
+    attempt(() -> {
       call.run();
       return null;
     });
@@ -63,75 +63,74 @@ final class FaultyStore extends ForwardingObjectStore {
 
   @Override
   public ObjectInfo headObject(String key) {
-    return attempt(true, () -> super.headObject(key));
+    return attempt(() -> super.headObject(key));
   }
 
   @Override
   public RangeRead getObjectRange(String key, long offset, ByteBuffer dst, String ifMatch) {
     // a read fills dst: failing after it would leave bytes behind that the retry overwrites, as a lost response does
-    return attempt(true, () -> super.getObjectRange(key, offset, dst, ifMatch));
+    return attempt(() -> super.getObjectRange(key, offset, dst, ifMatch));
   }
 
   @Override
   public ListPage listObjectsV2(String prefix, String delimiter, String token, String startAfter, int maxKeys) {
-    return attempt(true, () -> super.listObjectsV2(prefix, delimiter, token, startAfter, maxKeys));
+    return attempt(() -> super.listObjectsV2(prefix, delimiter, token, startAfter, maxKeys));
   }
 
   @Override
   public WriteResult putObject(String key, ContentSource body, WriteMeta meta) {
-    return attempt(true, () -> super.putObject(key, body, meta));
+    return attempt(() -> super.putObject(key, body, meta));
   }
 
   @Override
   public WriteResult copyObject(String sourceKey, String destinationKey, WriteMeta meta) {
-    return attempt(true, () -> super.copyObject(sourceKey, destinationKey, meta));
+    return attempt(() -> super.copyObject(sourceKey, destinationKey, meta));
   }
 
   @Override
   public String initiateMultipartUpload(String key, WriteMeta meta) {
-    return attempt(true, () -> super.initiateMultipartUpload(key, meta));
+    return attempt(() -> super.initiateMultipartUpload(key, meta));
   }
 
   @Override
   public PartETag uploadPart(String key, String uploadId, int partNumber, ContentSource body) {
-    return attempt(true, () -> super.uploadPart(key, uploadId, partNumber, body));
+    return attempt(() -> super.uploadPart(key, uploadId, partNumber, body));
   }
 
   @Override
   public PartETag uploadPartCopy(String sourceKey, long sourceOffset, long length, String key, String uploadId,
       int partNumber) {
-    return attempt(true, () -> super.uploadPartCopy(sourceKey, sourceOffset, length, key, uploadId, partNumber));
+    return attempt(() -> super.uploadPartCopy(sourceKey, sourceOffset, length, key, uploadId, partNumber));
   }
 
   @Override
   public PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
       String uploadId, int partNumber) {
-    return attempt(true,
-        () -> super.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber));
+    return attempt(() -> super.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber));
   }
 
   @Override
   public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
-    return attempt(true, () -> super.completeMultipartUpload(key, uploadId, parts));
+    return attempt(() -> super.completeMultipartUpload(key, uploadId, parts));
   }
 
   @Override
   public void abortMultipartUpload(String key, String uploadId) {
-    attempt(true, () -> super.abortMultipartUpload(key, uploadId));
+    attempt(() -> super.abortMultipartUpload(key, uploadId));
   }
 
   @Override
   public AppendResult appendObject(String key, long position, ContentSource body, WriteMeta meta) {
-    return attempt(false, () -> super.appendObject(key, position, body, meta));
+    return attempt(() -> super.appendObject(key, position, body, meta));
   }
 
   @Override
   public void deleteObject(String key) {
-    attempt(true, () -> super.deleteObject(key));
+    attempt(() -> super.deleteObject(key));
   }
 
   @Override
   public List<String> deleteObjects(List<String> keys) {
-    return attempt(true, () -> super.deleteObjects(keys));
+    return attempt(() -> super.deleteObjects(keys));
   }
 }
