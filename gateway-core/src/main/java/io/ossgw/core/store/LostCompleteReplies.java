@@ -1,8 +1,6 @@
 package io.ossgw.core.store;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * CompleteMultipartUpload attempts whose reply was lost after OSS had completed the upload. The retry then finds the
@@ -14,33 +12,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * value its InitiateMultipartUpload sent. ossgw's metadata carries the change time to the nanosecond
  * ({@code x-oss-meta-ctime}), so an earlier version of the file does not pass for the new one. Anything else keeps the
  * NoSuchUpload: the upload was aborted (by another client, a lifecycle rule or {@code incomplete_mpu_abort}) and the
- * writer's error stands. A mismatch can only make the writer report an error, never a success it did not have.
- *
- * <p>The metadata of each upload is kept from its InitiateMultipartUpload until it is completed or aborted (a few
- * hundred bytes per upload in flight).
+ * writer's error stands. A mismatch can only make the writer report an error, never a success it did not have. The
+ * metadata sent is what {@link LostInitiateReplies} holds for each upload in flight.
  */
 final class LostCompleteReplies {
-  private final Map<String, WriteMeta> initiated = new ConcurrentHashMap<>();
-
-  /** Records what an InitiateMultipartUpload that returned {@code uploadId} sent. */
-  void initiated(String uploadId, WriteMeta meta) {
-    initiated.put(uploadId, meta);
-  }
-
-  /** Forgets an upload that was completed or aborted. */
-  void ended(String uploadId) {
-    initiated.remove(uploadId);
-  }
+  private LostCompleteReplies() {}
 
   /**
    * The result of a CompleteMultipartUpload that OSS carried out although its reply was lost, from a HeadObject of
    * {@code key} through {@code store}.
    *
+   * @param sent the metadata the upload's InitiateMultipartUpload sent, or null when unknown
    * @param noSuchUpload the retry's NoSuchUpload, thrown again when the object is not this upload's (or cannot be read)
    * @return the completed object's ETag; no CRC-64 (HeadObject gives none here)
    */
-  WriteResult recover(ObjectStore store, String key, String uploadId, List<PartETag> parts, StoreException noSuchUpload) {
-    WriteMeta sent = initiated.get(uploadId);
+  static WriteResult recover(ObjectStore store, String key, List<PartETag> parts, WriteMeta sent,
+      StoreException noSuchUpload) {
     if (sent == null || parts.isEmpty()) {
       throw noSuchUpload; // not initiated through this store: nothing to compare with
     }
@@ -61,7 +48,6 @@ final class LostCompleteReplies {
     if (!ours) {
       throw noSuchUpload;
     }
-    ended(uploadId);
     return new WriteResult(now.etag(), null);
   }
 }

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -51,8 +50,11 @@ final class LostInitiateReplies {
   }
 
   private final ObjectStore store;
-  /** Upload ids this store initiated and has not seen completed or aborted: never aborted here. */
-  private final Set<String> held = ConcurrentHashMap.newKeySet();
+  /**
+   * Uploads this store initiated and has not seen completed or aborted (never aborted here), with the metadata their
+   * InitiateMultipartUpload sent ({@link LostCompleteReplies} compares it with the object).
+   */
+  private final Map<String, WriteMeta> held = new ConcurrentHashMap<>();
   /** Keys whose clean-up waits for {@link #closing()}. */
   private final Map<String, Attempts> pending = new ConcurrentHashMap<>();
 
@@ -61,9 +63,14 @@ final class LostInitiateReplies {
     this.store = store;
   }
 
-  /** An upload this gateway initiated (its reply arrived). */
-  void initiated(String uploadId) {
-    held.add(uploadId);
+  /** An upload this gateway initiated (its reply arrived), and the metadata its InitiateMultipartUpload sent. */
+  void initiated(String uploadId, WriteMeta meta) {
+    held.put(uploadId, meta);
+  }
+
+  /** The metadata the InitiateMultipartUpload of a held upload sent, or null when the upload is not held. */
+  WriteMeta sent(String uploadId) {
+    return held.get(uploadId);
   }
 
   /** An upload completed or aborted (or unknown to OSS): it no longer needs protecting. */
@@ -105,7 +112,7 @@ final class LostInitiateReplies {
       int aborted = 0;
       for (UploadListing.Upload u : ofKey) {
         Instant t = u.initiated();
-        if (!held.contains(u.uploadId()) && !u.uploadId().equals(a.obtained()) && t != null && !t.isBefore(from)
+        if (!held.containsKey(u.uploadId()) && !u.uploadId().equals(a.obtained()) && t != null && !t.isBefore(from)
             && !t.isAfter(to)) {
           store.abortMultipartUpload(key, u.uploadId());
           aborted++;

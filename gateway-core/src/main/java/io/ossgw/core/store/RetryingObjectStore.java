@@ -28,7 +28,6 @@ public final class RetryingObjectStore implements ObjectStore {
   private final long maxDelayMillis;
   private final RetryListener listener;
   private final LostInitiateReplies lostInitiates = new LostInitiateReplies(this);
-  private final LostCompleteReplies lostCompletes = new LostCompleteReplies();
 
   /**
    * @param attempts total tries per request, at least 1 (ossfs {@code retries=}, default 5)
@@ -117,8 +116,7 @@ public final class RetryingObjectStore implements ObjectStore {
       }
       throw e;
     }
-    lostInitiates.initiated(id);
-    lostCompletes.initiated(id, meta);
+    lostInitiates.initiated(id, meta);
     if (failedOnce[0]) {
       lostInitiates.uncertain(key, new LostInitiateReplies.Attempts(firstSent, Instant.now(), id));
     }
@@ -153,28 +151,22 @@ public final class RetryingObjectStore implements ObjectStore {
       WriteResult r = retry("CompleteMultipartUpload", () -> delegate.completeMultipartUpload(key, uploadId, parts),
           () -> failedOnce[0] = true);
       lostInitiates.ended(uploadId);
-      lostCompletes.ended(uploadId);
       return r;
     } catch (StoreException e) {
       if (e.kind() != StoreErrorKind.NO_SUCH_UPLOAD) {
         throw e;
       }
+      WriteMeta sent = lostInitiates.sent(uploadId);
       lostInitiates.ended(uploadId);
       if (!failedOnce[0]) {
-        lostCompletes.ended(uploadId);
         throw e;
       }
-      try {
-        return lostCompletes.recover(this, key, uploadId, parts, e);
-      } finally {
-        lostCompletes.ended(uploadId);
-      }
+      return LostCompleteReplies.recover(this, key, parts, sent, e);
     }
   }
 
   @Override
   public void abortMultipartUpload(String key, String uploadId) {
-    lostCompletes.ended(uploadId); // aborted or not, it can no longer complete through this store
     retry("AbortMultipartUpload", () -> {
       delegate.abortMultipartUpload(key, uploadId);
       return null;
