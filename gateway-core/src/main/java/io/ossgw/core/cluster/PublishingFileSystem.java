@@ -63,7 +63,7 @@ public final class PublishingFileSystem extends ForwardingFileSystem {
   @Override
   public FileHandle open(String path, OpenFlags flags, Caller caller) {
     FileHandle h = fs.open(path, flags, caller);
-    if (flags.truncate() && flags.write()) {
+    if (flags.truncate()) {
       dirty.add(h);
     }
     return h;

@@ -129,7 +129,7 @@ final class OssFileSystem implements VirtualFileSystem {
     }
     OpenFile file = openFiles.acquire(path, () -> new OpenFile(data, path, node.objectKey(), node, false));
     OssHandle h = new OssHandle(file, flags);
-    if (flags.write() && flags.truncate()) {
+    if (flags.truncate()) { // O_RDONLY|O_TRUNC too: Linux truncates once the kernel has checked write permission
       try {
         file.truncate(0);
       } catch (RuntimeException e) {

@@ -119,6 +119,9 @@ final class Readers implements AutoCloseable {
       synchronized (h) {
         if (h.reader == null) {
           Node n = h.file.currentNode();
+          if (h.file.unlinked() && n.attr().etag() == null) {
+            throw goneWithTheObject(h); // no version to pin: the key may hold another file now
+          }
           h.reader = new ReadAhead(store, pool, share, prefetchExecutor, n.objectKey(), n.attr().size(), n.attr().etag(),
               window, backward);
         }
@@ -136,6 +139,9 @@ final class Readers implements AutoCloseable {
         dst.position(pos);
         boolean changed = e.kind() == StoreErrorKind.PRECONDITION_FAILED || e.kind() == StoreErrorKind.NOT_FOUND;
         synchronized (h) {
+          if (changed && h.file.unlinked()) {
+            throw goneWithTheObject(h);
+          }
           if (!changed || h.readSomething || attempt > 0) {
             if (changed) {
               throw new FsException(Errno.EIO, h.path() + " changed in OSS while open: " + e.code(), e);
@@ -156,6 +162,16 @@ final class Readers implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * A file unlinked or replaced by a rename while open reads only its own version (SEMANTICS.md, unlink): once that
+   * version is gone from OSS, the bytes this open never staged are gone with it. The name may hold another file by
+   * now, and reading that one instead would hand this open another file's bytes.
+   */
+  private static FsException goneWithTheObject(OssHandle h) {
+    return new FsException(Errno.EIO, h.path() + " was unlinked or replaced while open, and the bytes asked for went with"
+        + " its object");
   }
 
   /**

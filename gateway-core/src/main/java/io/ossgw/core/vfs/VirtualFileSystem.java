@@ -65,7 +65,9 @@ public interface VirtualFileSystem extends AutoCloseable {
   }
 
   /**
-   * Opens an existing regular file. With {@link OpenFlags#truncate()} and write access the file is emptied.
+   * Opens an existing regular file. With {@link OpenFlags#truncate()} the file is emptied, whatever the access mode:
+   * Linux truncates on {@code O_RDONLY|O_TRUNC} too (open(2) leaves it unspecified; the kernel checks write permission
+   * first).
    *
    * @throws FsException ENOENT, EISDIR, EIO
    */
