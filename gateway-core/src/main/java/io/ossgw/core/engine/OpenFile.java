@@ -139,8 +139,17 @@ final class OpenFile {
     }
   }
 
-  /** The file was renamed while open: later uploads go to the new key. */
+  /** The file was renamed while open, its object not copied (a file not yet uploaded): later uploads go to the new key. */
   void moveTo(String newPath, String newKey) {
+    moveTo(newPath, newKey, node.attr().etag());
+  }
+
+  /**
+   * The file was renamed while open and its object copied to {@code newKey}: later uploads go there, and reads of bytes
+   * not staged read the copy, whose ETag is {@code etag} (a copy made with UploadPartCopy has a new one; null when the
+   * copy's is unknown).
+   */
+  void moveTo(String newPath, String newKey, String etag) {
     lock.lock();
     try {
       dropStream();
@@ -148,7 +157,7 @@ final class OpenFile {
       this.key = newKey;
       FileAttr a = node.attr();
       node = new Node(new FileAttr(Inodes.of(newKey), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(), a.mtime(),
-          a.ctime(), a.etag()), node.origin(), newKey, node.objectType(), node.contentType(), node.userMeta(),
+          a.ctime(), etag), node.origin(), newKey, node.objectType(), node.contentType(), node.userMeta(),
           node.symlinkTarget(), node.lastModified(), node.nextAppendPosition());
     } finally {
       lock.unlock();

@@ -117,6 +117,9 @@ final class Readers implements AutoCloseable {
     for (int attempt = 0; ; attempt++) {
       ReadAhead reader;
       synchronized (h) {
+        if (h.reader != null && !h.reader.key().equals(h.file.currentNode().objectKey())) {
+          h.closeReader(); // renamed while open: the object is under its new key now
+        }
         if (h.reader == null) {
           Node n = h.file.currentNode();
           if (h.file.unlinked() && n.attr().etag() == null) {

@@ -15,8 +15,11 @@ import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
 import java.time.Instant;
+import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -104,11 +107,11 @@ final class Renamer {
         open.flush();
         src = open.currentNode();
       }
-      copyAndDelete(from, to, dstKey, src);
+      Node moved = copyAndDelete(from, to, dstKey, src);
       openFiles.detach(replaced); // the rename replaced it: its unsaved state must never be uploaded over the new file
       OpenFile reader = openFiles.get(from);
       if (reader != null) {
-        reader.moveTo(to, dstKey);
+        reader.moveTo(to, dstKey, moved.attr().etag());
         openFiles.detach(openFiles.rekey(from, reader));
       }
     } finally {
@@ -141,7 +144,8 @@ final class Renamer {
     ns.recordWritten(to, open.currentNode());
   }
 
-  private void copyAndDelete(String from, String to, String dstKey, Node src) {
+  /** Copies the file's object to its new key and deletes the old one; returns the new name's node. */
+  private Node copyAndDelete(String from, String to, String dstKey, Node src) {
     try {
       WriteMeta meta = null;
       long size = src.attr().size();
@@ -158,6 +162,7 @@ final class Renamer {
           src.symlinkTarget(), Instant.now(), src.nextAppendPosition());
       ns.recordRemoved(from, src.objectKey());
       ns.recordWritten(to, dstNode);
+      return dstNode;
     } catch (StoreException e) {
       ns.forgetTree(from);
       ns.forgetTree(to);
@@ -224,7 +229,7 @@ final class Renamer {
     String dstPrefix = ns.keys().dirKey(to);
     List<ListedObject> objects = listAll(srcPrefix, from);
     Semaphore slots = new Semaphore(COPY_PARALLELISM);
-    List<Future<String>> copies = new ArrayList<>(objects.size());
+    List<Future<Map.Entry<String, String>>> copies = new ArrayList<>(objects.size()); // source key -> copy's ETag
     for (ListedObject o : objects) {
       copies.add(executor.submit(() -> {
         slots.acquire();
@@ -235,19 +240,21 @@ final class Renamer {
             ObjectInfo info = store.headObject(o.key());
             meta = new WriteMeta(info.contentType(), info.userMeta());
           }
-          copier.copy(o.key(), dstKey, o.size(), meta);
-          return o.key();
+          return new AbstractMap.SimpleEntry<>(o.key(), copier.copy(o.key(), dstKey, o.size(), meta).etag());
         } finally {
           slots.release();
         }
       }));
     }
     List<String> copied = new ArrayList<>(objects.size());
+    Map<String, String> copyEtags = new HashMap<>();
     RuntimeException firstError = null;
     int failures = 0;
-    for (Future<String> f : copies) {
+    for (Future<Map.Entry<String, String>> f : copies) {
       try {
-        copied.add(f.get());
+        Map.Entry<String, String> c = f.get();
+        copied.add(c.getKey());
+        copyEtags.put(c.getKey(), c.getValue());
       } catch (ExecutionException e) {
         failures++;
         if (firstError == null) {
@@ -265,7 +272,7 @@ final class Renamer {
     for (OpenFile f : openFiles.under(from)) {
       String oldPath = f.path();
       String newPath = to + oldPath.substring(from.length());
-      f.moveTo(newPath, ns.keys().fileKey(newPath));
+      f.moveTo(newPath, ns.keys().fileKey(newPath), copyEtags.get(f.key())); // null: not copied, nothing to read
       openFiles.detach(openFiles.rekey(oldPath, f));
     }
     if (failures > 0) {

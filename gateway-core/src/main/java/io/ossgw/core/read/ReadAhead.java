@@ -108,6 +108,11 @@ public final class ReadAhead implements AutoCloseable {
   }
 
   /** The current read-ahead window in chunks (0 after a random read). */
+  /** The object key this reader reads (fixed for its life). */
+  public String key() {
+    return key;
+  }
+
   public synchronized int window() {
     return window;
   }

@@ -11,8 +11,11 @@ import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.OpenFlags;
+import io.ossgw.core.vfs.VirtualFileSystem;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +69,53 @@ class OpenFileIdentityTest extends EngineFixture {
     assertThat(new String(dst.array(), 0, n, StandardCharsets.UTF_8)).isEqualTo("AB23456789");
     fs.release(h);
     assertThat(readFile(fs, "/d")).isEqualTo(utf8("other"));
+  }
+
+  /** Reads {@code length} bytes at {@code offset} through the handle and compares them with the file's. */
+  private void readsBack(FileHandle h, byte[] data, int offset, int length) {
+    ByteBuffer dst = ByteBuffer.allocate(length);
+    while (dst.hasRemaining() && fs.read(h, offset + dst.position(), dst) > 0) {
+      // the engine may return fewer bytes than asked (one chunk)
+    }
+    assertThat(dst.position()).isEqualTo(length);
+    assertThat(Arrays.copyOfRange(dst.array(), 0, length)).isEqualTo(Arrays.copyOfRange(data, offset, offset + length));
+  }
+
+  @Test
+  void aFileRenamedWhileOpenReadsOnFromItsNewObject() {
+    fs = gw.mount("direct_read_prefetch_chunks=0"); // no read-ahead: every range below is read after the renames
+    byte[] data = new byte[3 << 20];
+    new Random(7).nextBytes(data);
+    writeFile(fs, "/r", data);
+    FileHandle h = fs.open("/r", OpenFlags.READ_ONLY, USER);
+    readsBack(h, data, 0, 4096);
+    fs.rename("/r", "/renamed");
+    readsBack(h, data, 2 << 20, 4096); // a range never read: the old key is gone, the reader follows the new one
+    fs.mkdir("/dir", 0755, USER);
+    fs.rename("/renamed", "/dir/r");
+    FileHandle inDir = fs.open("/dir/r", OpenFlags.READ_ONLY, USER);
+    readsBack(inDir, data, 100, 4096);
+    fs.rename("/dir", "/dir2");
+    readsBack(inDir, data, (3 << 20) - 5000, 5000);
+    fs.release(inDir);
+    fs.release(h);
+  }
+
+  @Test
+  void aFileCopiedWithUploadPartCopyByARenameReadsOnDespiteItsNewEtag() {
+    VirtualFileSystem small = gw.mount("singlepart_copy_limit=5", "multipart_size=5", "direct_read_prefetch_chunks=0");
+    byte[] data = new byte[(6 << 20) + 123];
+    new Random(8).nextBytes(data);
+    writeFile(small, "/big", data);
+    FileHandle h = small.open("/big", OpenFlags.READ_ONLY, USER);
+    ByteBuffer first = ByteBuffer.allocate(1000);
+    assertThat(small.read(h, 0, first)).isPositive();
+    small.rename("/big", "/big2"); // UploadPartCopy: the copy's ETag is not the source's
+    ByteBuffer dst = ByteBuffer.allocate(1000);
+    int n = small.read(h, 6 << 20, dst);
+    assertThat(n).isPositive();
+    assertThat(Arrays.copyOfRange(dst.array(), 0, n)).isEqualTo(Arrays.copyOfRange(data, 6 << 20, (6 << 20) + n));
+    small.release(h);
   }
 
   @Test
