@@ -162,6 +162,7 @@ public final class InodeTable implements AutoCloseable {
   // openMap looks the name up in the store's meta map: the engine asks on every stat, so the maps are kept
   private final ConcurrentHashMap<Integer, MVMap<Long, String>> fileidMaps = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Integer, MVMap<String, Long>> pathMaps = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, MVMap<Long, String>> namedMaps = new ConcurrentHashMap<>();
 
   private MVMap<Long, String> fileids(int space) {
     return fileidMaps.computeIfAbsent(space, s -> store.openMap("fid." + s));
@@ -423,6 +424,38 @@ public final class InodeTable implements AutoCloseable {
       int gen = v == null ? 1 : Entry.decode(v).generation();
       byId.put(m.getValue(), new Entry(gen, newPath).encode());
     }
+  }
+
+  /**
+   * Where an NFS named handle pointed when it was given out: the parent directory's number and the file's name
+   * ({@link #rememberNamed}).
+   */
+  public record NamedOrigin(long parent, String name) {}
+
+  /**
+   * Keeps the named handle a file had before a rename or removal through the gateway recorded it (NFS: {@code
+   * io.ossgw.nfs.handle.HandleIssuer#recordBeforeChange}), so the file keeps that one handle: a client that holds it
+   * and looks the new name up must get the same handle back, or the Linux client makes two inodes of one file and
+   * reads one's stale pages through the other. Not kept in a {@link #shared} table (there the new name answers a
+   * recorded handle).
+   */
+  public void rememberNamed(int space, long fileid, long parent, String name) {
+    if (shared == null) {
+      namedMaps.computeIfAbsent(space, sp -> store.openMap("named." + sp)).put(fileid, parent + "/" + name);
+    }
+  }
+
+  /** The named handle origin kept for {@code fileid} by {@link #rememberNamed}, or null. */
+  public NamedOrigin namedOrigin(int space, long fileid) {
+    if (shared != null) {
+      return null;
+    }
+    String v = namedMaps.computeIfAbsent(space, sp -> store.openMap("named." + sp)).get(fileid);
+    if (v == null) {
+      return null;
+    }
+    int slash = v.indexOf('/');
+    return new NamedOrigin(Long.parseLong(v, 0, slash, 10), v.substring(slash + 1));
   }
 
   /** Receives the entries of {@link #forEach}. */

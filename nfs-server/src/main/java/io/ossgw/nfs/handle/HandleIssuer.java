@@ -18,10 +18,10 @@ import io.ossgw.nfs.xdr.nfs_fh3;
  *
  * <p>A named handle resolves to the fileid's recorded path if the table recorded the fileid since (a rename or removal
  * through the gateway records the object first, so the handle follows the rename, or turns stale, as a recorded one
- * does), else to its parent's current path and its name, unless the table has that path under another fileid. The
- * one difference from a recorded handle: an object renamed through the gateway answers a later LOOKUP of its new name
- * with a recorded handle, not the named one it was listed with (both resolve to it; RFC 8881 §4.2.1 lets a client see
- * one object under two handles, which it tells apart by fileid).
+ * does), else to its parent's current path and its name, unless the table has that path under another fileid. A file
+ * renamed through the gateway keeps its named handle: a later LOOKUP of its new name answers the same bytes, since the
+ * Linux client keys its inodes by handle and would otherwise keep two page caches of one file (stale reads, found by
+ * fsx_diff over the kernel client). With a cluster store the new name answers a recorded handle instead.
  */
 public final class HandleIssuer {
   private final InodeTable table;
@@ -60,7 +60,7 @@ public final class HandleIssuer {
     if (!a.isDirectory() && !VPaths.isRoot(path) && parent != null) {
       InodeTable.FirstSeen f = table.firstSeen(space, path, a.ino());
       if (f.generation() > 0) { // recorded: its handle as it was given
-        return new Issued(f.number(), format.encode(space, f.number(), f.generation()));
+        return recorded(space, f.number(), f.generation());
       }
       if (f.fresh()) { // neither this path's nor anyone's: would be recorded at generation 1
         nfs_fh3 fh = format.encodeNamed(space, f.number(), parent, VPaths.name(path));
@@ -70,7 +70,18 @@ public final class HandleIssuer {
       }
     }
     long[] id = table.idOf(space, path, a.ino());
-    return new Issued(id[0], format.encode(space, id[0], (int) id[1]));
+    return recorded(space, id[0], (int) id[1]);
+  }
+
+  /**
+   * The handle of a recorded object: the named handle it was given before it was recorded, if the table kept one
+   * ({@link #recordBeforeChange}; generation 1 only, so never for a new object at a removed one's number), else the
+   * recorded form.
+   */
+  private Issued recorded(int space, long fileid, int generation) {
+    InodeTable.NamedOrigin o = generation == 1 ? table.namedOrigin(space, fileid) : null;
+    nfs_fh3 fh = o == null ? null : format.encodeNamed(space, fileid, o.parent(), o.name());
+    return new Issued(fileid, fh != null ? fh : format.encode(space, fileid, generation));
   }
 
   /**
@@ -104,9 +115,20 @@ public final class HandleIssuer {
 
   /**
    * Records an object before the gateway removes or renames it, so that its fileid gets a tombstone (its handles turn
-   * stale and a new object at the name gets the next generation) or follows it to the new name.
+   * stale and a new object at the name gets the next generation) or follows it to the new name. A file that had a
+   * named handle keeps it: the table remembers its parent and name, and {@link #issue} gives that handle for the
+   * fileid from then on (one object, one handle, so the Linux client keeps one inode and one page cache for it).
    */
   public void recordBeforeChange(int space, String path, FileAttr a) {
+    if (!a.isDirectory() && !VPaths.isRoot(path)) {
+      Long parent = table.known(space, VPaths.parent(path));
+      InodeTable.FirstSeen f = parent == null ? null : table.firstSeen(space, path, a.ino());
+      if (f != null && f.fresh() && format.encodeNamed(space, f.number(), parent, VPaths.name(path)) != null) {
+        long[] id = table.idOf(space, path, a.ino()); // the number f gave, at generation 1
+        table.rememberNamed(space, id[0], parent, VPaths.name(path));
+        return;
+      }
+    }
     table.idOf(space, path, a.ino());
   }
 }
