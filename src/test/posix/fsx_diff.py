@@ -5,6 +5,7 @@ system), with every outcome compared: the return value or errno, the bytes read,
     python3 fsx_diff.py MOUNT_DIR REFERENCE_DIR --seed S [--ops N] [--big]   one segment of N operations
     python3 fsx_diff.py MOUNT_DIR REFERENCE_DIR --check                      the two trees compared, nothing changed
     --nfs: the mount is an NFS client's (its .nfsXXXX names of unlinked open files are left out of the comparison)
+    --nfs4: an NFSv4 client's: as --nfs, and no O_RDONLY|O_TRUNC, which the Linux v4 client refuses with EACCES
 
 A segment opens up to four files at once (both trees get the same flags, offsets and bytes) and, at its end, closes
 every descriptor it holds and compares the whole trees; run `--check` after a remount to compare what reached OSS.
@@ -34,6 +35,7 @@ NAMES = FILES + DIRS
 MAX_OPEN = 4
 MiB = 1 << 20
 SILLY = False  # --nfs: the Linux NFS client renames an unlinked open file to .nfsXXXX until its last close
+NFS4 = False  # --nfs4: as --nfs, and no O_RDONLY|O_TRUNC (the Linux v4 client answers EACCES; knfsd alike)
 
 
 def visible(names):
@@ -145,6 +147,10 @@ class Exerciser:
                 flags |= f
         if flags & os.O_CREAT and self.rng.random() < 0.2:
             flags |= os.O_EXCL
+        if NFS4 and flags & os.O_ACCMODE == os.O_RDONLY:
+            # the client truncates with a SETATTR under the read-only open's stateid, which RFC 8881 §18.30.3 (and
+            # knfsd) refuse with NFS4ERR_OPENMODE, and shows EACCES
+            flags &= ~os.O_TRUNC
         mode = self.rng.choice([0o644, 0o600, 0o666])
         opened = []
 
@@ -383,9 +389,11 @@ def main():
     ap.add_argument("--big", action="store_true", help="now and then a write of 5-13 MiB")
     ap.add_argument("--check", action="store_true", help="only compare the two trees")
     ap.add_argument("--nfs", action="store_true", help="the mount is NFS: its .nfsXXXX names are not compared")
+    ap.add_argument("--nfs4", action="store_true", help="the mount is NFSv4.x: as --nfs, and no O_RDONLY|O_TRUNC")
     a = ap.parse_args()
-    global SILLY
-    SILLY = a.nfs
+    global SILLY, NFS4
+    SILLY = a.nfs or a.nfs4
+    NFS4 = a.nfs4
     for d in (a.mount, a.reference):
         if not os.path.isdir(d):
             print(f"fsx_diff: {d} is not a directory", file=sys.stderr)
