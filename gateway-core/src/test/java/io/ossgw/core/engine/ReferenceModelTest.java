@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestFactory;
  * through the engine and in the bucket itself (keys, bytes, directory markers), must be the model's. Files go from
  * empty to 11 MB (multipart uploads with {@code multipart_size=5}, UploadPartCopy renames above
  * {@code singlepart_copy_limit=5}), written at the start, at the end, past the end (a hole) and in the middle, and up
- * to two of them kept open and written through their handles while they are renamed, replaced or unlinked. Half the
+ * to two of them kept open, written and read through their handles while they are renamed, replaced or unlinked. Half the
  * runs go through {@link FaultyStore}: a transient failure every 7th request attempt, before the request is sent or
  * after OSS carried it out, which the engine's retries must hide. SEMANTICS.md "Durability and consistency" is the
  * contract: the bytes are in OSS when close returns.
@@ -61,6 +61,12 @@ class ReferenceModelTest {
   /** fsync(2) of the handle in {@code slot}: the bucket holds its file's bytes at once, if it still has a name. */
   record Fsync(int slot) implements Op {}
 
+  /**
+   * A read through the handle in {@code slot}, at a place picked by {@code where}: its own file's bytes, wherever that
+   * file is now; once unlinked or replaced, EIO is allowed for bytes the handle never staged (SEMANTICS.md, unlink).
+   */
+  record ReadOpen(int slot, int where) implements Op {}
+
   private static final int RUNS = 40;
 
   @TestFactory
@@ -80,24 +86,41 @@ class ReferenceModelTest {
     }));
   }
 
-  /** 4 to 30 operations, writes the most frequent, then renames, mkdirs and handles kept open. */
+  /**
+   * 4 to 30 operations, writes the most frequent, then renames, mkdirs and handles kept open. Half the opens are of
+   * the name written last, half the renames go onto the name opened last and half the reads through a handle use the
+   * slot opened last, so that a file in OSS is opened, replaced and read through its handle often enough to matter.
+   */
   static List<Op> sequence(SplittableRandom r) {
     List<Op> ops = new ArrayList<>();
     int n = 4 + r.nextInt(27);
+    int lastPath = -1;
+    int lastSlot = 0;
+    int lastWritten = -1;
     for (int i = 0; i < n; i++) {
       int path = r.nextInt(NAMES.size());
-      int kind = r.nextInt(29);
+      int slot = r.nextInt(2);
+      int kind = r.nextInt(33);
+      boolean aimed = r.nextBoolean();
+      if (kind < 8) {
+        lastWritten = path;
+      } else if (kind >= 22 && kind < 24) {
+        path = aimed && lastWritten >= 0 ? lastWritten : path;
+        lastPath = path;
+        lastSlot = slot;
+      }
       ops.add(kind < 8 ? new Write(path, r.nextInt(4), r.nextInt(100), r.nextLong())
           : kind < 10 ? new Truncate(path, r.nextInt(4))
           : kind < 12 ? new Unlink(path)
           : kind < 16 ? new Mkdir(path)
           : kind < 17 ? new Rmdir(path)
-          : kind < 21 ? new Rename(path, r.nextInt(NAMES.size()))
+          : kind < 21 ? new Rename(path, aimed && lastPath >= 0 ? lastPath : r.nextInt(NAMES.size()))
           : kind < 22 ? new Remount()
-          : kind < 24 ? new Open(r.nextInt(2), path)
-          : kind < 27 ? new WriteOpen(r.nextInt(2), r.nextInt(4), r.nextInt(100), r.nextLong())
-          : kind < 28 ? new Close(r.nextInt(2))
-          : new Fsync(r.nextInt(2)));
+          : kind < 24 ? new Open(slot, path)
+          : kind < 27 ? new WriteOpen(slot, r.nextInt(4), r.nextInt(100), r.nextLong())
+          : kind < 28 ? new Close(slot)
+          : kind < 29 ? new Fsync(slot)
+          : new ReadOpen(aimed ? lastSlot : slot, r.nextInt(4)));
     }
     return ops;
   }
