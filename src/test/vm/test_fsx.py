@@ -3,7 +3,8 @@
 compared (errnos, bytes read, sizes, modes, symlink targets; up to four files open while they are written, truncated,
 renamed, replaced and unlinked, which the client turns into .nfsXXXX renames). After the segments the client remounts
 and the trees are compared again, then the host holds the bucket's objects to the guest's reference files (their
-sha256) through the SDK, once the gateway has stopped cleanly. The FUSE runs, with faults, are the reliability suite's test_fsx_diff.py.
+sha256) through the SDK, once the gateway has stopped cleanly. The FUSE runs, with faults, are the reliability
+suite's test_fsx_diff.py.
 
 Short form (CI): one seed per version, two segments of 250 operations, the second with writes of 5-13 MiB now and
 then. Long form (OSSGW_VM=long): three seeds, three segments of 500."""
