@@ -5,7 +5,8 @@ system), with every outcome compared: the return value or errno, the bytes read,
     python3 fsx_diff.py MOUNT_DIR REFERENCE_DIR --seed S [--ops N] [--big]   one segment of N operations
     python3 fsx_diff.py MOUNT_DIR REFERENCE_DIR --check                      the two trees compared, nothing changed
     --nfs: the mount is an NFS client's (its .nfsXXXX names of unlinked open files are left out of the comparison)
-    --nfs4: an NFSv4 client's: as --nfs, and no O_RDONLY|O_TRUNC, which the Linux v4 client refuses with EACCES
+    --nfs4: an NFSv4 client's: as --nfs, no O_RDONLY|O_TRUNC (the Linux v4 client refuses it with EACCES), and EEXIST
+            accepted for ENOTEMPTY from a rename onto a non-empty directory (RFC 8881 §18.26.4)
 
 A segment opens up to four files at once (both trees get the same flags, offsets and bytes) and, at its end, closes
 every descriptor it holds and compares the whole trees; run `--check` after a remount to compare what reached OSS.
@@ -36,7 +37,8 @@ NAMES = FILES + DIRS
 MAX_OPEN = 4
 MiB = 1 << 20
 SILLY = False  # --nfs: the Linux NFS client renames an unlinked open file to .nfsXXXX until its last close
-NFS4 = False  # --nfs4: as --nfs, and no O_RDONLY|O_TRUNC (the Linux v4 client answers EACCES; knfsd alike)
+NFS4 = False  # --nfs4: as --nfs, no O_RDONLY|O_TRUNC (the Linux v4 client answers EACCES; knfsd alike), and EEXIST
+#               for ENOTEMPTY from a rename onto a non-empty directory (SEMANTICS.md, POSIX conformance)
 
 
 def visible(names):
@@ -89,17 +91,19 @@ class Exerciser:
     def path(self, i, name):
         return os.path.join(self.roots[i], name)
 
-    def both(self, what, fn, reads=None):
+    def both(self, what, fn, reads=None, same=()):
         """Runs fn(i) for the mount (0) and the reference (1); compares and returns the two outcomes. `reads` is the
         descriptor pair an operation reads from: when its file was unlinked or replaced while open, the mount may
         answer EIO for bytes it never read before (SEMANTICS.md, unlink), and that outcome is accepted; so is a short
         read of the right bytes, which is how the kernel reports such an EIO after the first pages of a read. An open
         directory that was removed may answer ESTALE (libfuse 3) or ENOENT (libfuse 2) to fstat (SEMANTICS.md, POSIX
-        conformance)."""
+        conformance). `same` lists (mount, reference) outcome pairs that count as equal."""
         self.log.append(what)
         got = [outcome(fn, i) for i in (0, 1)]
         key = got[0][1] if got[0][0] == "ERR" else "OK"
-        if got[0] != got[1]:
+        if got[0] != got[1] and (got[0], got[1]) in same:
+            key = f"{got[0][1]} for {got[1][1]}"
+        elif got[0] != got[1]:
             orphan = reads and os.fstat(reads[1]).st_nlink == 0
             gone_dir = orphan and stat.S_ISDIR(os.fstat(reads[1]).st_mode)
             if gone_dir and got[0] in (("ERR", "ESTALE"), ("ERR", "ENOENT")):
@@ -252,7 +256,9 @@ class Exerciser:
         a, b = self.name(), self.name()
         if self.holds_silly_names(b):
             return self.op_lstat()
-        self.both(f"rename {a} {b}", lambda i: os.rename(self.path(i, a), self.path(i, b)))
+        # NFSv4.1: a non-empty target directory is NFS4ERR_EXIST (RFC 8881 §18.26.4), which Linux shows as EEXIST
+        same = [(("ERR", "EEXIST"), ("ERR", "ENOTEMPTY"))] if NFS4 else []
+        self.both(f"rename {a} {b}", lambda i: os.rename(self.path(i, a), self.path(i, b)), same=same)
 
     def op_unlink(self):
         name = self.name()

@@ -18,7 +18,8 @@ from e2e_support import all_keys, log
 FSX = HERE.parent / "posix" / "fsx_diff.py"
 MOUNT = {"3": "mount_v3", "4.1": "mount_v41"}
 # --nfs4 leaves out O_RDONLY|O_TRUNC: the Linux v4 client truncates with a SETATTR under the read-only open's stateid,
-# which RFC 8881 §18.30.3 refuses (NFS4ERR_OPENMODE, as knfsd does), and answers EACCES
+# which RFC 8881 §18.30.3 refuses (NFS4ERR_OPENMODE, as knfsd does), and answers EACCES; and it takes EEXIST for
+# ENOTEMPTY from a rename onto a non-empty directory (§18.26.4, SEMANTICS.md's rename.dir-onto-nonempty-dir)
 FLAG = {"3": "--nfs", "4.1": "--nfs4"}
 SEGMENTS = scale(2, 3)
 OPS = scale(250, 500)
