@@ -139,7 +139,7 @@ final class OpenFile {
     }
   }
 
-  /** The file was renamed while open, its object not copied (a file not yet uploaded): later uploads go to the new key. */
+  /** Renamed while open without a copy (a file not yet uploaded): later uploads go to the new key. */
   void moveTo(String newPath, String newKey) {
     moveTo(newPath, newKey, node.attr().etag());
   }

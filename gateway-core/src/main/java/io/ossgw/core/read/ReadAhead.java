@@ -107,12 +107,12 @@ public final class ReadAhead implements AutoCloseable {
     return Math.max(backwardChunks, maxWindow / 2);
   }
 
-  /** The current read-ahead window in chunks (0 after a random read). */
   /** The object key this reader reads (fixed for its life). */
   public String key() {
     return key;
   }
 
+  /** The current read-ahead window in chunks (0 after a random read). */
   public synchronized int window() {
     return window;
   }
