@@ -232,6 +232,14 @@ def free_port():
         return s.getsockname()[1]
 
 
+def emulator_admin(emu, method, path):
+    """The body of a call to the emulator's admin endpoints (`/-/faults`, `/-/counters`): POST with an empty body, GET,
+    DELETE; raises on an error status."""
+    req = urllib.request.Request(emu.endpoint + path, data=b"" if method == "POST" else None, method=method)
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
+        return r.read().decode()
+
+
 def http_get(url):
     """(status, body) of a GET; error statuses are returned, not raised; (None, "") when nothing answers."""
     try:

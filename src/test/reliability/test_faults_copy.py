@@ -18,12 +18,11 @@ import shutil
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-import urllib.request
 
 import oss2
 
 from conftest import scale
-from e2e_support import scaled, sha256_file
+from e2e_support import emulator_admin as admin, sha256_file
 
 MIB = 1 << 20
 FILES = scale(60, 3000)
@@ -34,11 +33,6 @@ WORKERS = scale(4, 16)
 _COUNTS_LOCK = threading.Lock()
 NO_CACHE = ("max_stat_cache_size=0", "attr_timeout=0", "entry_timeout=0", "negative_timeout=0")
 
-
-def admin(emu, method, path):
-    req = urllib.request.Request(emu.endpoint + path, data=b"" if method == "POST" else None, method=method)
-    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
-        return r.read().decode()
 
 
 def injected(emu):

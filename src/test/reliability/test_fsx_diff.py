@@ -11,12 +11,11 @@ of 600, with writes of 5-13 MiB now and then (multipart uploads and UploadPartCo
 import os
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
 from conftest import scale
-from e2e_support import all_keys, scaled
+from e2e_support import all_keys, emulator_admin as admin, scaled
 
 FSX = Path(__file__).resolve().parents[1] / "posix" / "fsx_diff.py"
 SEEDS = range(1, scale(4, 13))
@@ -24,11 +23,6 @@ SEGMENTS = scale(2, 4)
 OPS = scale(300, 600)
 FAULTS = ("/-/faults?status=503&code=SlowDown&rate=0.05", "/-/faults?resetRate=0.02")
 
-
-def admin(emu, method, path):
-    req = urllib.request.Request(emu.endpoint + path, data=b"" if method == "POST" else None, method=method)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return r.read().decode()
 
 
 def fsx(*args):

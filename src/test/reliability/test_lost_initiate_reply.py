@@ -9,17 +9,12 @@ the fix one empty upload per lost reply stayed open until incomplete_mpu_abort r
 """
 import hashlib
 import os
-import urllib.request
 
 import oss2
+from e2e_support import emulator_admin as admin
 
 MIB = 1 << 20
 
-
-def admin(emu, method, path):
-    req = urllib.request.Request(emu.endpoint + path, data=b"" if method == "POST" else None, method=method)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return r.read().decode()
 
 
 def test_an_upload_whose_initiate_reply_was_lost_is_not_left_open(emulator, mounts, new_bucket):

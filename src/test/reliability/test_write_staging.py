@@ -13,11 +13,10 @@ import hashlib
 import random
 import threading
 import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import scale
-from e2e_support import scaled
+from e2e_support import emulator_admin as admin
 
 KIB = 1024
 MIB = 1 << 20
@@ -25,11 +24,6 @@ WRITERS = scale(96, 128)
 FILES = scale(300, 5000)
 SIZES = (0, 1, 128 * KIB - 1, 128 * KIB, 128 * KIB + 1, 2 * MIB - 1, 2 * MIB + 1, 5 * MIB + 3)
 
-
-def admin(emu, method, path):
-    req = urllib.request.Request(emu.endpoint + path, data=b"" if method == "POST" else None, method=method)
-    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
-        return r.read().decode()
 
 
 def content(i):

@@ -17,7 +17,7 @@ import io.ossgw.core.vfs.FsException;
 import java.time.Instant;
 import java.util.AbstractMap;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -246,15 +246,13 @@ final class Renamer {
         }
       }));
     }
-    List<String> copied = new ArrayList<>(objects.size());
-    Map<String, String> copyEtags = new HashMap<>();
+    Map<String, String> copied = new LinkedHashMap<>(); // source key -> the copy's ETag (null if OSS gave none)
     RuntimeException firstError = null;
     int failures = 0;
     for (Future<Map.Entry<String, String>> f : copies) {
       try {
         Map.Entry<String, String> c = f.get();
-        copied.add(c.getKey());
-        copyEtags.put(c.getKey(), c.getValue());
+        copied.put(c.getKey(), c.getValue());
       } catch (ExecutionException e) {
         failures++;
         if (firstError == null) {
@@ -265,20 +263,20 @@ final class Renamer {
         failures++;
       }
     }
-    List<String> notDeleted = deleteAll(copied);
+    List<String> notDeleted = deleteAll(new ArrayList<>(copied.keySet()));
     ns.forgetTree(from);
     ns.forgetTree(to);
     ns.recordRemoved(from, null);
     for (OpenFile f : openFiles.under(from)) {
       String oldPath = f.path();
       String newPath = to + oldPath.substring(from.length());
-      f.moveTo(newPath, ns.keys().fileKey(newPath), copyEtags.get(f.key())); // null: not copied, nothing to read
+      f.moveTo(newPath, ns.keys().fileKey(newPath), copied.get(f.key())); // null: not copied, nothing to read
       openFiles.detach(openFiles.rekey(oldPath, f));
     }
     if (failures > 0) {
       ns.forgetListing(VPaths.parent(to)); // some objects moved, some did not: let the next listing tell
     } else {
-      ns.recordWritten(to, movedDirectory(src, dstPrefix, copied.contains(srcPrefix)));
+      ns.recordWritten(to, movedDirectory(src, dstPrefix, copied.containsKey(srcPrefix)));
     }
     if (failures > 0 || !notDeleted.isEmpty()) {
       throw new FsException(Errno.EIO, "rename " + from + " -> " + to + ": " + failures + " of " + objects.size()

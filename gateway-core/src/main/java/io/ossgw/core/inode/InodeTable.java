@@ -164,6 +164,10 @@ public final class InodeTable implements AutoCloseable {
   private final ConcurrentHashMap<Integer, MVMap<String, Long>> pathMaps = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Integer, MVMap<Long, String>> namedMaps = new ConcurrentHashMap<>();
 
+  private MVMap<Long, String> namedOrigins(int space) {
+    return namedMaps.computeIfAbsent(space, s -> store.openMap("named." + s));
+  }
+
   private MVMap<Long, String> fileids(int space) {
     return fileidMaps.computeIfAbsent(space, s -> store.openMap("fid." + s));
   }
@@ -441,7 +445,7 @@ public final class InodeTable implements AutoCloseable {
    */
   public void rememberNamed(int space, long fileid, long parent, String name) {
     if (shared == null) {
-      namedMaps.computeIfAbsent(space, sp -> store.openMap("named." + sp)).put(fileid, parent + "/" + name);
+      namedOrigins(space).put(fileid, parent + "/" + name);
     }
   }
 
@@ -450,7 +454,7 @@ public final class InodeTable implements AutoCloseable {
     if (shared != null) {
       return null;
     }
-    String v = namedMaps.computeIfAbsent(space, sp -> store.openMap("named." + sp)).get(fileid);
+    String v = namedOrigins(space).get(fileid);
     if (v == null) {
       return null;
     }

@@ -62,15 +62,22 @@ public final class HandleIssuer {
       if (f.generation() > 0) { // recorded: its handle as it was given
         return recorded(space, f.number(), f.generation());
       }
-      if (f.fresh()) { // neither this path's nor anyone's: would be recorded at generation 1
-        nfs_fh3 fh = format.encodeNamed(space, f.number(), parent, VPaths.name(path));
-        if (fh != null) {
-          return new Issued(f.number(), fh);
-        }
+      nfs_fh3 fh = named(space, path, f, parent);
+      if (fh != null) {
+        return new Issued(f.number(), fh);
       }
     }
     long[] id = table.idOf(space, path, a.ino());
     return recorded(space, id[0], (int) id[1]);
+  }
+
+  /**
+   * The named handle of a file not recorded, seen as {@code f} in the recorded directory {@code parent}: only when its
+   * number is fresh (neither this path's nor anyone's, so it would be recorded at generation 1) and its name fits;
+   * else null.
+   */
+  private nfs_fh3 named(int space, String path, InodeTable.FirstSeen f, long parent) {
+    return f.fresh() ? format.encodeNamed(space, f.number(), parent, VPaths.name(path)) : null;
   }
 
   /**
@@ -123,7 +130,7 @@ public final class HandleIssuer {
     if (!a.isDirectory() && !VPaths.isRoot(path)) {
       Long parent = table.known(space, VPaths.parent(path));
       InodeTable.FirstSeen f = parent == null ? null : table.firstSeen(space, path, a.ino());
-      if (f != null && f.fresh() && format.encodeNamed(space, f.number(), parent, VPaths.name(path)) != null) {
+      if (f != null && named(space, path, f, parent) != null) { // the handle it has had: keep it
         long[] id = table.idOf(space, path, a.ino()); // the number f gave, at generation 1
         table.rememberNamed(space, id[0], parent, VPaths.name(path));
         return;
