@@ -136,6 +136,48 @@ class NamedHandlesTest {
     }
   }
 
+  /**
+   * Files below a directory renamed through the gateway keep the handles (and fileids) they were listed or created
+   * with, at any depth, also after a restart: as for a renamed file, a second handle for one file gives the Linux
+   * client two inodes of it. A file made under the new name after the rename is another file with its own handle.
+   */
+  @Test
+  void filesBelowARenamedDirectoryKeepTheirOneHandle() {
+    try (NfsGateway gw = NfsGateway.simple(state)) {
+      nfs_fh3 created;
+      nfs_fh3 deep;
+      nfs_fh3 listed;
+      try (NfsClient c = new NfsClient(gw.port(), 1000, 1000)) {
+        nfs_fh3 top = c.root("/" + NfsGateway.BUCKET);
+        gw.sdk.putObject(NfsGateway.BUCKET, "old/other", new java.io.ByteArrayInputStream(new byte[] {1, 2}));
+        nfs_fh3 dir = c.lookup(top, "old").object();
+        listed = readdirplus(c, dir).get("other");
+        created = c.put(dir, "made", NfsClient.utf8("made here"));
+        nfs_fh3 sub = c.mkdir(dir, "sub", 0755).obj();
+        deep = c.put(sub, "deep", NfsClient.utf8("below"));
+        long fileid = c.getattr(created).objAttributes().fileid();
+
+        assertThat(c.rename(top, "old", top, "new").status()).isEqualTo(nfsstat3.NFS3_OK);
+        nfs_fh3 moved = c.lookup(top, "new").object();
+        assertThat(c.lookup(moved, "made").object()).as("LOOKUP below the new name").isEqualTo(created);
+        assertThat(c.getattr(created).objAttributes().fileid()).isEqualTo(fileid);
+        assertThat(readdirplus(c, moved).get("other")).as("READDIRPLUS").isEqualTo(listed);
+        assertThat(c.lookup(c.lookup(moved, "sub").object(), "deep").object()).as("two levels down").isEqualTo(deep);
+        nfs_fh3 after = c.put(moved, "later", NfsClient.utf8("after the rename"));
+        assertThat(after).isNotIn(created, deep, listed);
+      }
+
+      gw.restart();
+
+      try (NfsClient c = new NfsClient(gw.port(), 1000, 1000)) {
+        nfs_fh3 moved = c.lookup(c.root("/" + NfsGateway.BUCKET), "new").object();
+        assertThat(c.lookup(moved, "made").object()).isEqualTo(created);
+        assertThat(c.lookup(moved, "other").object()).isEqualTo(listed);
+        assertThat(c.readAll(deep, 100)).isEqualTo(NfsClient.utf8("below"));
+      }
+    }
+  }
+
   /** Every entry's handle, name to handle, paging with a small maxcount as libnfs does. */
   private static Map<String, nfs_fh3> readdirplus(NfsClient c, nfs_fh3 dir) {
     Map<String, nfs_fh3> out = new LinkedHashMap<>();
