@@ -7,6 +7,9 @@ system), with every outcome compared: the return value or errno, the bytes read,
     --nfs: the mount is an NFS client's (its .nfsXXXX names of unlinked open files are left out of the comparison)
     --nfs4: an NFSv4 client's: as --nfs, no O_RDONLY|O_TRUNC (the Linux v4 client refuses it with EACCES), and EEXIST
             accepted for ENOTEMPTY from a rename onto a non-empty directory (RFC 8881 §18.26.4)
+    --smb: both trees are CIFS mounts (the reference a Samba share of a local directory): a name held open is never
+           unlinked, removed or renamed onto, since SMB keeps it "delete pending" until its last handle closes, and
+           when the client closes its cached handle differs between two servers
 
 A segment opens up to four files at once (both trees get the same flags, offsets and bytes) and, at its end, closes
 every descriptor it holds and compares the whole trees; run `--check` after a remount to compare what reached OSS.
@@ -37,6 +40,8 @@ NAMES = FILES + DIRS
 MAX_OPEN = 4
 MiB = 1 << 20
 SILLY = False  # --nfs: the Linux NFS client renames an unlinked open file to .nfsXXXX until its last close
+SMB = False  # --smb: no unlink, rmdir or rename onto a name held open (SMB's delete pending ends at a moment the
+#               client chooses, so it cannot be compared between two servers)
 NFS4 = False  # --nfs4: as --nfs, no O_RDONLY|O_TRUNC (the Linux v4 client answers EACCES; knfsd alike), and EEXIST
 #               for ENOTEMPTY from a rename onto a non-empty directory (SEMANTICS.md, POSIX conformance)
 
@@ -104,8 +109,9 @@ class Exerciser:
         if got[0] != got[1] and (got[0], got[1]) in same:
             key = f"{got[0][1]} for {got[1][1]}"
         elif got[0] != got[1]:
-            orphan = reads and os.fstat(reads[1]).st_nlink == 0
-            gone_dir = orphan and stat.S_ISDIR(os.fstat(reads[1]).st_mode)
+            st = ref_stat(reads) if reads else None
+            orphan = st is not None and st.st_nlink == 0
+            gone_dir = orphan and stat.S_ISDIR(st.st_mode)
             if gone_dir and got[0] in (("ERR", "ESTALE"), ("ERR", "ENOENT")):
                 key = "ESTALE (directory removed while open)"  # libfuse has no name for it any more
             elif orphan and got[0] == ("ERR", "EIO"):
@@ -132,7 +138,7 @@ class Exerciser:
         return self.rng.randint(0, 70000)
 
     def offset(self, fd_pair):
-        end = os.fstat(fd_pair[1]).st_size
+        end = ref_size(fd_pair)
         r = self.rng.random()
         if r < 0.4:
             return end
@@ -218,7 +224,7 @@ class Exerciser:
         p = self.pick_fd()
         if p is None:
             return self.op_open()
-        if stat.S_ISDIR(os.fstat(p[1]).st_mode):
+        if stat.S_ISDIR(getattr(ref_stat(p), "st_mode", 0)):
             return self.op_fstat()  # a directory's offsets are each file system's own cookies
         how = self.rng.choice([os.SEEK_SET, os.SEEK_END, os.SEEK_CUR])
         off = self.rng.randint(0, 200000) if how == os.SEEK_SET else self.rng.randint(-100, 100000)
@@ -228,7 +234,7 @@ class Exerciser:
         p = self.pick_fd()
         if p is None:
             return self.op_open()
-        n = self.rng.choice([0, self.rng.randint(0, 300000), os.fstat(p[1]).st_size + self.rng.randint(-5000, 5000)])
+        n = self.rng.choice([0, self.rng.randint(0, 300000), ref_size(p) + self.rng.randint(-5000, 5000)])
         n = max(0, n)
         self.both(f"ftruncate {p[3]} {n}", lambda i: os.ftruncate(p[i], n))
 
@@ -254,7 +260,7 @@ class Exerciser:
 
     def op_rename(self):
         a, b = self.name(), self.name()
-        if self.holds_silly_names(b):
+        if self.holds_silly_names(b) or self.held_open(b):
             return self.op_lstat()
         # NFSv4.1: a non-empty target directory is NFS4ERR_EXIST (RFC 8881 §18.26.4), which Linux shows as EEXIST
         same = [(("ERR", "EEXIST"), ("ERR", "ENOTEMPTY"))] if NFS4 else []
@@ -262,6 +268,8 @@ class Exerciser:
 
     def op_unlink(self):
         name = self.name()
+        if self.held_open(name):
+            return self.op_lstat()
         self.both(f"unlink {name}", lambda i: os.unlink(self.path(i, name)))
 
     def op_mkdir(self):
@@ -276,9 +284,20 @@ class Exerciser:
         except OSError:
             return False
 
+    def held_open(self, name):
+        """True with --smb when one of the open descriptors is the reference's `name` (its inode number, which the
+        CIFS client takes from the server)."""
+        if not SMB or not self.fds:
+            return False
+        try:
+            ino = os.lstat(self.path(1, name)).st_ino
+        except OSError:
+            return False
+        return any(getattr(ref_stat(p), "st_ino", None) == ino for p in self.fds)
+
     def op_rmdir(self):
         name = self.name()
-        if self.holds_silly_names(name):
+        if self.holds_silly_names(name) or self.held_open(name):
             return self.op_lstat()
         self.both(f"rmdir {name}", lambda i: os.rmdir(self.path(i, name)))
 
@@ -320,10 +339,10 @@ class Exerciser:
         if len(self.fds) < 2:
             return self.op_open()
         src, dst = self.rng.sample(self.fds, 2)
-        if os.fstat(src[1]).st_nlink == 0:
+        if getattr(ref_stat(src), "st_nlink", 0) == 0:
             return self.op_fstat()  # a partial copy from an unlinked file's EIO would move the two trees apart
         n = self.rng.randint(0, 200000)
-        off_in = self.rng.randint(0, max(0, os.fstat(src[1]).st_size))
+        off_in = self.rng.randint(0, ref_size(src))
         off_out = self.offset(dst)
         self.both(f"copy_file_range {src[3]} off={off_in} -> {dst[3]} off={off_out} len={n}",
                   lambda i: os.copy_file_range(src[i], dst[i], n, off_in, off_out))
@@ -345,6 +364,20 @@ class Exerciser:
                         os.close(fd)
                     except OSError:
                         pass
+
+
+def ref_stat(fd_pair):
+    """fstat of the reference's descriptor, or None where the reference cannot answer (a CIFS mount: ENOENT for a
+    file deleted while open, which it keeps as "delete pending"): the exerciser's choices then take size 0."""
+    try:
+        return os.fstat(fd_pair[1])
+    except OSError:
+        return None
+
+
+def ref_size(fd_pair):
+    st = ref_stat(fd_pair)
+    return st.st_size if st else 0
 
 
 class Data(bytes):
@@ -402,8 +435,10 @@ def main():
     ap.add_argument("--check", action="store_true", help="only compare the two trees")
     ap.add_argument("--nfs", action="store_true", help="the mount is NFS: its .nfsXXXX names are not compared")
     ap.add_argument("--nfs4", action="store_true", help="the mount is NFSv4.x: as --nfs, and no O_RDONLY|O_TRUNC")
+    ap.add_argument("--smb", action="store_true", help="both trees are CIFS mounts: no removal of names held open")
     a = ap.parse_args()
-    global SILLY, NFS4
+    global SILLY, NFS4, SMB
+    SMB = a.smb
     SILLY = a.nfs or a.nfs4
     NFS4 = a.nfs4
     for d in (a.mount, a.reference):
