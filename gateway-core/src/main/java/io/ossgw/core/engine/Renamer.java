@@ -14,12 +14,15 @@ import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
+import io.ossgw.core.vfs.MovedNames;
 import java.time.Instant;
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -264,6 +267,7 @@ final class Renamer {
       }
     }
     List<String> notDeleted = deleteAll(new ArrayList<>(copied.keySet()));
+    reportMoved(copied.keySet(), srcPrefix, to);
     ns.forgetTree(from);
     ns.forgetTree(to);
     ns.recordRemoved(from, null);
@@ -283,6 +287,33 @@ final class Renamer {
           + " objects could not be copied and stay under the old name; " + notDeleted.size()
           + " copied sources could not be deleted" + (firstError == null ? "" : " (" + firstError.getMessage() + ")"),
           firstError);
+    }
+  }
+
+  /**
+   * Tells {@link MovedNames} each name below the renamed directory that moved: every copied object's path, and every
+   * directory between it and the renamed one (a directory without a marker object is a name too), with the number its
+   * old key had ({@link Inodes#of}).
+   */
+  private static void reportMoved(Iterable<String> copiedKeys, String srcPrefix, String to) {
+    if (!MovedNames.wanted()) {
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    for (String key : copiedKeys) {
+      String rel = key.substring(srcPrefix.length());
+      if (rel.endsWith("/")) {
+        rel = rel.substring(0, rel.length() - 1);
+      }
+      for (int slash = rel.indexOf('/'); slash >= 0; slash = rel.indexOf('/', slash + 1)) {
+        String dir = rel.substring(0, slash); // implicit or not: its marker's number is the hash of "dir" too
+        if (seen.add(dir)) {
+          MovedNames.report(VPaths.child(to, dir), Inodes.of(srcPrefix + dir));
+        }
+      }
+      if (!rel.isEmpty() && seen.add(rel)) {
+        MovedNames.report(VPaths.child(to, rel), Inodes.of(key));
+      }
     }
   }
 

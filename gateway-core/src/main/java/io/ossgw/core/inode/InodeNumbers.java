@@ -6,7 +6,9 @@ import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FileHandle;
 import io.ossgw.core.vfs.FileType;
+import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.ForwardingFileSystem;
+import io.ossgw.core.vfs.MovedNames;
 import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
@@ -177,10 +179,32 @@ public final class InodeNumbers extends ForwardingFileSystem {
     table.removed(InodeTable.ENGINE_SPACE, path);
   }
 
+  /**
+   * Renames, then moves the table's entries with the names. A listing shows numbers without recording them ({@link
+   * #readdir}), and an entry the table does not hold would not move: after the rename it would show the hash of its
+   * new key, another number than the one {@code ls -i}, Samba or an NFS client saw (found by hand over FUSE). So
+   * {@code from} is recorded first (one stat, from the engine's cache), and every name a directory rename moved is
+   * recorded afterwards at its new path with the number of its old key ({@link MovedNames}: the engine reports them,
+   * no request of its own); a name already recorded moved with the table. A {@code from} that cannot be read is left
+   * to the rename to report.
+   */
   @Override
   public void rename(String from, String to) {
-    fs.rename(from, to);
+    try {
+      table.numberOf(InodeTable.ENGINE_SPACE, from, fs.getattr(from).ino());
+    } catch (FsException e) {
+      // missing or unreadable: the rename below answers for it
+    }
+    List<String> paths = new ArrayList<>();
+    List<Long> numbers = new ArrayList<>();
+    MovedNames.collecting((path, number) -> {
+      paths.add(path);
+      numbers.add(number);
+    }, () -> fs.rename(from, to));
     table.renamed(InodeTable.ENGINE_SPACE, from, to);
+    for (int i = 0; i < paths.size(); i++) {
+      table.numberOf(InodeTable.ENGINE_SPACE, paths.get(i), numbers.get(i));
+    }
   }
 
   /** Closes the engine's file system, then commits and closes the table. */

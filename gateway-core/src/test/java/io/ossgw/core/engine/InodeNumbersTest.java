@@ -55,6 +55,32 @@ class InodeNumbersTest extends EngineFixture {
     assertThat(ino("/e")).isEqualTo(d);
   }
 
+  /**
+   * Numbers a listing showed and nothing recorded (objects another client wrote, listed with READDIRPLUS as FUSE does,
+   * never looked up) follow renames too: before, they were the hashes of the old keys, and after the rename the new
+   * keys' hashes, so {@code ls -i} showed other numbers after {@code mv} (found by hand over FUSE).
+   */
+  @Test
+  void numbersOnlyAListingShowedFollowRenamesOfTheFileAndOfDirectoriesAbove() {
+    for (String k : new String[] {"d/f0", "d/f1", "d/sub/g", "top"}) {
+      gw.sdk.putObject(TestGateway.BUCKET, k, new java.io.ByteArrayInputStream(k.getBytes()));
+    }
+    long f0 = listed("/d", "f0");
+    long f1 = listed("/d", "f1");
+    long sub = listed("/d", "sub");
+    long g = listed("/d/sub", "g");
+    long top = listed("/", "top");
+
+    fs.rename("/top", "/top2");
+    fs.rename("/d/f0", "/d/g0");
+    fs.rename("/d", "/e");
+    assertThat(listed("/", "top2")).as("a renamed file").isEqualTo(top);
+    assertThat(listed("/e", "g0")).as("renamed, then its directory").isEqualTo(f0);
+    assertThat(listed("/e", "f1")).as("below a renamed directory").isEqualTo(f1);
+    assertThat(listed("/e", "sub")).isEqualTo(sub);
+    assertThat(ino("/e/sub/g")).as("two levels down").isEqualTo(g);
+  }
+
   @Test
   void anOpenFileKeepsItsNumberAfterItsNameIsUnlinked() {
     writeFile(fs, "/a.txt", "a".getBytes());

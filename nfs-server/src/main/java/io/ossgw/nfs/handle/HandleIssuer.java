@@ -2,14 +2,8 @@ package io.ossgw.nfs.handle;
 
 import io.ossgw.core.inode.InodeTable;
 import io.ossgw.core.namespace.VPaths;
-import io.ossgw.core.vfs.DirEntry;
-import io.ossgw.core.vfs.DirPage;
 import io.ossgw.core.vfs.FileAttr;
-import io.ossgw.core.vfs.VirtualFileSystem;
 import io.ossgw.nfs.xdr.nfs_fh3;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 
 /**
  * Gives out file handles (NFSv3 and NFSv4.1 alike) and resolves them against the persistent {@link InodeTable}.
@@ -27,7 +21,10 @@ import java.util.List;
  * does), else to its parent's current path and its name, unless the table has that path under another fileid. A file
  * renamed through the gateway keeps its named handle: a later LOOKUP of its new name answers the same bytes, since the
  * Linux client keys its inodes by handle and would otherwise keep two page caches of one file (stale reads, found by
- * fsx_diff over the kernel client). With a cluster store the new name answers a recorded handle instead.
+ * fsx_diff over the kernel client). With a cluster store the new name answers a recorded handle instead. Files below a
+ * directory renamed through the gateway keep their named handles with nothing recorded here: their names and their
+ * parent's number stay, and so does their preferred number, the engine's, which follows the rename ({@code
+ * io.ossgw.core.inode.InodeNumbers#rename}).
  */
 public final class HandleIssuer {
   private final InodeTable table;
@@ -143,48 +140,5 @@ public final class HandleIssuer {
       }
     }
     table.idOf(space, path, a.ino());
-  }
-
-  /**
-   * Before directory {@code dir} is renamed through the gateway: every file below it (at any depth) that holds a named
-   * handle by the rule is recorded as {@link #recordBeforeChange} records a file, keeping that handle, so that the
-   * table's rename carries its fileid and handle to the new path. Else LOOKUP below the new name would give the file a
-   * second handle and fileid (its preferred number is derived from the new key) while the old handle still resolves,
-   * and the Linux client would keep two inodes of one file. Lists {@code dir} and the directories below it that the
-   * table records (pages of 1,000 entries from {@code fs}); a directory it does not record never had a handle, so no
-   * file below it was given a named one. Nothing is written for files that are recorded already or never could have
-   * had a named handle.
-   *
-   * @throws io.ossgw.core.vfs.FsException from the listing (the rename is then not attempted)
-   */
-  public void recordFilesBelow(int space, String dir, VirtualFileSystem fs) {
-    Deque<String> dirs = new ArrayDeque<>(List.of(dir));
-    while (!dirs.isEmpty()) {
-      String d = dirs.pop();
-      Long parent = table.known(space, d);
-      if (parent == null) {
-        continue;
-      }
-      String after = null;
-      while (true) {
-        DirPage page = fs.readdir(d, after, 1000);
-        for (DirEntry e : page.entries()) {
-          String path = VPaths.child(d, e.name());
-          if (e.attr().isDirectory()) {
-            dirs.push(path);
-            continue;
-          }
-          InodeTable.FirstSeen f = table.firstSeen(space, path, e.attr().ino());
-          if (f.generation() == 0 && named(space, path, f, parent) != null) {
-            long[] id = table.idOf(space, path, e.attr().ino());
-            table.rememberNamed(space, id[0], parent, e.name());
-          }
-        }
-        if (page.eof()) {
-          break;
-        }
-        after = page.resumeAfter(after);
-      }
-    }
   }
 }

@@ -146,9 +146,6 @@ final class RemoveProcs {
         Export e = fromDir.export();
         // the three changes under the source's stripe: a request whose handle finds the old name gone waits for them
         s.open.names().renaming(e.id(), moving.path(), () -> {
-          if (moving.attr().isDirectory()) { // the named handles below keep their fileids (issued under the old key)
-            s.issuer.recordFilesBelow(e.id(), moving.path(), moving.dir().fs());
-          }
           moving.dir().fs().rename(moving.path(), toPath);
           s.issuer.recordBeforeChange(e.id(), moving.path(), moving.attr()); // its fileid follows it, named or not
           s.table.renamed(e.id(), moving.path(), toPath);

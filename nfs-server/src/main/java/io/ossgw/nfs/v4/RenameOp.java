@@ -65,9 +65,6 @@ final class RenameOp implements Operation<RENAME4args> {
       }
       // the three changes under the source's stripe: a request whose handle finds the old name gone waits for them
       ctx.server.open.names().renaming(from.export().id(), fromPath, () -> {
-        if (attr.isDirectory()) { // the named handles below keep their fileids (issued under the old key)
-          ctx.fhs().recordFilesBelow(from.export(), fromPath, from.fs());
-        }
         from.fs().rename(fromPath, toPath);
         ctx.fhs().recordBeforeChange(from.export(), fromPath, attr); // its fileid follows it, named handle or not
         ctx.server.table.renamed(from.export().id(), fromPath, toPath);

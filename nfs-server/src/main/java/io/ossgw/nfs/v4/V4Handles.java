@@ -181,11 +181,6 @@ public final class V4Handles {
     };
   }
 
-  /** Records the files below a directory before its RENAME ({@link HandleIssuer#recordFilesBelow}). */
-  public void recordFilesBelow(Export e, String dir, io.ossgw.core.vfs.VirtualFileSystem fs) {
-    issuer.recordFilesBelow(e.id(), dir, fs);
-  }
-
   /** Records an object before a REMOVE or RENAME ({@link HandleIssuer#recordBeforeChange}). */
   public void recordBeforeChange(Export e, String path, FileAttr a) {
     issuer.recordBeforeChange(e.id(), path, a);

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * NFSv4.1 RENAME of a directory keeps the filehandles of the files below it (HandleIssuer#recordFilesBelow, as v3
- * RENAME in NamedHandlesTest): a file listed by READDIR before the rename answers LOOKUP under the new name with the
- * same filehandle and fileid, so the Linux client keeps one inode of it.
+ * NFSv4.1 RENAME of a directory keeps the filehandles of the files below it (as v3 RENAME in NamedHandlesTest): a file
+ * listed by READDIR before the rename, whose number the engine had not recorded (InodeNumbers#rename records it),
+ * answers LOOKUP under the new name with the same filehandle and fileid, so the Linux client keeps one inode of it.
  */
 class NamedHandles4Test {
   @TempDir
