@@ -37,14 +37,18 @@ SEGMENTS = scale(2, 3)
 OPS = scale(250, 500)
 
 
+def segment_lines(trees, seed):
+    """The guest's fsx_diff command lines for one seed's segments on `trees` (flags, mount, reference); the last
+    segment with writes of 5-13 MiB now and then."""
+    return "\n".join(f"python3 /job/fsx_diff.py {trees} --seed {seed * 100 + i} --ops {OPS}"
+                     f"{' --big' if i == SEGMENTS - 1 else ''} || fail 'segment {i}'" for i in range(SEGMENTS))
+
+
 @pytest.mark.parametrize("vers,seed", [(v, s) for v in ("3", "4.1") for s in range(1, scale(2, 4))])
 def test_random_operations_over_the_kernel_nfs_client_match_a_local_file_system(gateway, guest, new_bucket, vers,
                                                                                   seed):
     gw = gateway()
-    segments = "\n".join(
-        f"python3 /job/fsx_diff.py {FLAG[vers]} /mnt/n /tmp/ref --seed {seed * 100 + i} --ops {OPS}"
-        f"{' --big' if i == SEGMENTS - 1 else ''} || fail 'segment {i}'"
-        for i in range(SEGMENTS))
+    segments = segment_lines(f"{FLAG[vers]} /mnt/n /tmp/ref", seed)
     rc, out = guest(rf'''
 . /job/lib.sh
 mkdir -p /tmp/ref
@@ -131,8 +135,9 @@ def test_random_operations_over_the_kernel_cifs_client_match_a_samba_share_of_a_
     difference is the gateway's. A name held open is never unlinked or replaced (`--smb`): SMB keeps it "delete
     pending" until the client closes its last handle, and the client did that at different moments for the two
     servers: 4 of 64 long-form runs differed so, 2 of them with the client's deferred close set to 0 s
-    (`closetimeo=0`, which both mounts keep). Every second seed runs with the reliability suite's faults (503 SlowDown, connection
-    resets) for the whole job; the log names how many were injected (a short run makes a few dozen requests)."""
+    (`closetimeo=0`, which both mounts keep). Every second seed runs with the reliability suite's faults (503
+    SlowDown, connection resets) for the whole job; the log names how many were injected (a short run makes a few
+    dozen requests)."""
     pw = workdir / "smb.pw"
     pw.write_text(SMB_PASSWORD + "\n")
     pw.chmod(0o600)
@@ -146,10 +151,7 @@ def test_random_operations_over_the_kernel_cifs_client_match_a_samba_share_of_a_
     for f in FAULTS if faults else ():
         emulator_admin(emulator, "POST", f)
     try:
-        segments = "\n".join(
-            f"python3 /job/fsx_diff.py --smb /mnt/g /mnt/r --seed {seed * 100 + i} --ops {OPS}"
-            f"{' --big' if i == SEGMENTS - 1 else ''} || fail 'segment {i}'"
-            for i in range(SEGMENTS))
+        segments = segment_lines("--smb /mnt/g /mnt/r", seed)
         rc, out = guest(rf'''
 . /job/lib.sh
 mount_cifs() {{ mkdir -p "$2"; mount -t cifs "//$NFS_HOST/data" "$2" \
