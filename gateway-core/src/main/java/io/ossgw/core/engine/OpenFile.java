@@ -435,14 +435,17 @@ final class OpenFile {
       throw e;
     }
     stream = null;
+    long size = staged == null ? 0 : staged.size();
+    // the namespace learns the new object before the file stops counting as local: a stat in between (OpenFiles#nodeOf
+    // reads hasLocalState() without this lock) would otherwise fall back to the cached attributes of the old object
+    // (seen once: fstat after open(O_TRUNC) showed the old size while the previous handle's RELEASE uploaded)
+    node = data.recordUploaded(path, new ObjectInfo(key, size, r.etag(), Instant.now(), type, meta.contentType(),
+        meta.userMeta(), nextAppend));
     if (staged != null) {
       staged.markUploaded();
     }
     pendingCreate = false;
     explicitMtime = null;
-    long size = staged == null ? 0 : staged.size();
-    node = data.recordUploaded(path, new ObjectInfo(key, size, r.etag(), Instant.now(), type, meta.contentType(),
-        meta.userMeta(), nextAppend));
   }
 
   /**
