@@ -220,7 +220,9 @@ class SmbServiceTest {
       assertThat(requests()).isEqualTo(Map.of("PutObject", 1L));
       emu.counters().reset();
       assertThat(read(share, "cost\\small.txt")).isEqualTo("small".getBytes());
-      assertThat(requests()).isEqualTo(Map.of("GetObject", 1L));
+      // the kernel sends the writer's RELEASE without waiting for it: when the read's open comes first it shares the
+      // open file, whose staged bytes (already in OSS) answer the read without a request (seen once in CI)
+      assertThat(requests()).isIn(Map.of("GetObject", 1L), Map.of());
       emu.counters().reset();
       try (File f = share.openFile("cost\\small.txt", EnumSet.of(AccessMask.DELETE, AccessMask.GENERIC_READ), null,
           SMB2ShareAccess.ALL, SMB2CreateDisposition.FILE_OPEN, null)) {
