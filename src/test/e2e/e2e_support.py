@@ -232,6 +232,20 @@ def free_port():
         return s.getsockname()[1]
 
 
+def port_open(port):
+    """True when something accepts TCP connections on 127.0.0.1:`port` (a server started, or still listening)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+# the emulator's faults of the randomized file-system checks (fsx_diff over FUSE, NFS, SMB): 5 % of requests answer
+# 503 SlowDown, 2 % of connections are reset; POST each to `/-/faults` (emulator_admin)
+FSX_FAULTS = ("/-/faults?status=503&code=SlowDown&rate=0.05", "/-/faults?resetRate=0.02")
+
+
 def emulator_admin(emu, method, path):
     """The body of a call to the emulator's admin endpoints (`/-/faults`, `/-/counters`): POST with an empty body, GET,
     DELETE; raises on an error status."""

@@ -25,8 +25,8 @@ import pytest
 import nfs4_rpc
 import onc_rpc
 
-from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, scaled, \
-    slowdown, stop_process, wait_until
+from e2e_support import OSSGW, force_unmount, free_port, http_get, is_mounted, kill_if_running, log, port_open, \
+    scaled, slowdown, stop_process, wait_until
 
 VALKEY = shutil.which("valkey-server") or shutil.which("redis-server")
 HAPROXY = shutil.which("haproxy") or (os.path.exists("/usr/sbin/haproxy") and "/usr/sbin/haproxy") or None
@@ -105,14 +105,6 @@ class Store:
     @property
     def url(self):
         return f"redis://127.0.0.1:{self.port}"
-
-
-def port_open(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 class CutProxy:

@@ -15,14 +15,12 @@ from pathlib import Path
 
 import pytest
 from conftest import scale
-from e2e_support import all_keys, emulator_admin as admin, scaled
+from e2e_support import FSX_FAULTS, all_keys, emulator_admin as admin, scaled
 
 FSX = Path(__file__).resolve().parents[1] / "posix" / "fsx_diff.py"
 SEEDS = range(1, scale(4, 13))
 SEGMENTS = scale(2, 4)
 OPS = scale(300, 600)
-FAULTS = ("/-/faults?status=503&code=SlowDown&rate=0.05", "/-/faults?resetRate=0.02")
-
 
 
 def fsx(*args):
@@ -59,7 +57,7 @@ def test_random_operations_match_a_local_file_system_across_remounts_and_faults(
         faulty = segment % 2 == 1
         try:
             if faulty:
-                for f in FAULTS:
+                for f in FSX_FAULTS:
                     admin(emulator, "POST", f)
             big = ["--big"] if scale(False, True) or segment == SEGMENTS - 1 else []
             fsx(mp, ref, "--seed", seed * 100 + segment, "--ops", OPS, *big)

@@ -17,7 +17,6 @@ import hashlib
 import json
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HERE, scale
-from e2e_support import all_keys, emulator_admin, free_port, log, stop_process, wait_until
+from e2e_support import FSX_FAULTS, all_keys, emulator_admin, free_port, log, port_open, stop_process, wait_until
 
 FSX = HERE.parent / "posix" / "fsx_diff.py"
 MOUNT = {"3": "mount_v3", "4.1": "mount_v41"}
@@ -76,7 +75,6 @@ echo DONE
 
 
 SMB_USER, SMB_PASSWORD = "ossgw-fsx", "fsx smb pw!"
-FAULTS = ("/-/faults?status=503&code=SlowDown&rate=0.05", "/-/faults?resetRate=0.02")  # as test_fsx_diff.py
 SMB_DIRS = ("private dir", "lock directory", "state directory", "cache directory", "pid directory", "ncalrpc dir")
 
 
@@ -121,11 +119,6 @@ def injected(emulator):
     return f["injectedErrors"] + f["injectedResets"]
 
 
-def port_open(port):
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.mark.parametrize("seed,faults", [(s, s % 2 == 0) for s in range(1, scale(3, 7))])
 def test_random_operations_over_the_kernel_cifs_client_match_a_samba_share_of_a_local_directory(
         gateway, guest, emulator, new_bucket, workdir, seed, faults):
@@ -148,7 +141,7 @@ def test_random_operations_over_the_kernel_cifs_client_match_a_samba_share_of_a_
     refdir = Path(tempfile.mkdtemp(prefix="ossgw-fsx-smb-"))
     ref = reference_smbd(workdir / "state-smb" / "smb" / "smb.conf", refdir, ref_port)
     before = injected(emulator)
-    for f in FAULTS if faults else ():
+    for f in FSX_FAULTS if faults else ():
         emulator_admin(emulator, "POST", f)
     try:
         segments = segment_lines("--smb /mnt/g /mnt/r", seed)

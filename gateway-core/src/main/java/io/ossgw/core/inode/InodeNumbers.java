@@ -195,17 +195,16 @@ public final class InodeNumbers extends ForwardingFileSystem {
     } catch (FsException e) {
       // missing or unreadable: the rename below answers for it
     }
-    List<String> paths = new ArrayList<>();
-    List<Long> numbers = new ArrayList<>();
-    MovedNames.collecting((path, number) -> {
-      paths.add(path);
-      numbers.add(number);
-    }, () -> fs.rename(from, to));
+    List<Moved> moved = new ArrayList<>();
+    MovedNames.collecting((path, number) -> moved.add(new Moved(path, number)), () -> fs.rename(from, to));
     table.renamed(InodeTable.ENGINE_SPACE, from, to);
-    for (int i = 0; i < paths.size(); i++) {
-      table.numberOf(InodeTable.ENGINE_SPACE, paths.get(i), numbers.get(i));
+    for (Moved m : moved) {
+      table.numberOf(InodeTable.ENGINE_SPACE, m.path(), m.number());
     }
   }
+
+  /** A name a directory rename moved: its new path and the number of its old object key. */
+  private record Moved(String path, long number) {}
 
   /** Closes the engine's file system, then commits and closes the table. */
   @Override
