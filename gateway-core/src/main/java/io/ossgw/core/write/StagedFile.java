@@ -144,6 +144,12 @@ public final class StagedFile implements AutoCloseable {
     if (chunks == null) {
       writeSpool(offset, src);
     }
+    if (offset > size) {
+      // a hole past the end: zeros are the file's content (the spool reads them back as zeros), never bytes to load
+      // from an object, even after an upload made the object the base (a read of it would cost a GET, or EIO once the
+      // object is gone: an unlinked open file)
+      valid.add(size, offset);
+    }
     valid.add(offset, offset + len);
     dirty.add(offset, offset + len);
     size = Math.max(size, offset + len);
@@ -167,8 +173,7 @@ public final class StagedFile implements AutoCloseable {
       return false;
     }
     if (offset > size) {
-      chunks.zero(size, offset); // a hole: pooled buffers hold stale bytes
-      valid.add(size, offset); // past the base object: zeros are its content, nothing to load
+      chunks.zero(size, offset); // a hole: pooled buffers hold stale bytes (write() marks it valid)
     }
     chunks.put(offset, src);
     return true;

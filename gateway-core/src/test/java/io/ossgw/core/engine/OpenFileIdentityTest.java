@@ -71,6 +71,35 @@ class OpenFileIdentityTest extends EngineFixture {
     assertThat(readFile(fs, "/d")).isEqualTo(utf8("other"));
   }
 
+  /**
+   * A hole the file's own writes left is its content (zeros), not bytes to load from the object it was uploaded to:
+   * reading it costs no request, and after an unlink (the object is gone) it still reads zeros. Found by
+   * {@code fsx_diff.py}: a sparse file fsynced, then unlinked while open, read EIO in its holes. The hole here (64 MiB)
+   * is past what a file may stage in memory, so the staging is in the spool.
+   */
+  @Test
+  void holesOfAnUploadedFileReadAsZerosWithoutARequestAlsoAfterAnUnlink() {
+    FileHandle h = fs.create("/sparse", 0644, OpenFlags.READ_WRITE, false, USER);
+    fs.write(h, 0, ByteBuffer.wrap(utf8("head")));
+    long tail = 64L << 20;
+    fs.write(h, tail, ByteBuffer.wrap(utf8("tail")));
+    fs.fsync(h, false);
+    assertThat(gw.count("PutObject") + gw.count("CompleteMultipartUpload")).isOne();
+    gw.resetCounters();
+    ByteBuffer hole = ByteBuffer.allocate(4096);
+    assertThat(fs.read(h, 32L << 20, hole)).isEqualTo(4096);
+    assertThat(hole.array()).containsOnly(0);
+    assertThat(gw.count("GetObject")).isZero();
+    fs.unlink("/sparse");
+    hole.clear();
+    assertThat(fs.read(h, tail - 4096, hole)).isEqualTo(4096);
+    assertThat(hole.array()).containsOnly(0);
+    ByteBuffer end = ByteBuffer.allocate(64);
+    assertThat(fs.read(h, tail, end)).isEqualTo(4);
+    assertThat(new String(end.array(), 0, 4, StandardCharsets.UTF_8)).isEqualTo("tail");
+    fs.release(h);
+  }
+
   /** Reads {@code length} bytes at {@code offset} through the handle and compares them with the file's. */
   private void readsBack(FileHandle h, byte[] data, int offset, int length) {
     ByteBuffer dst = ByteBuffer.allocate(length);
