@@ -7,6 +7,8 @@
 # Each line: wall s, the gateway JVM's CPU-s (utime+stime from /proc/PID/stat; stime in brackets), the emulator's request counts per OSS
 # API and the 1-minute load average. The objects (1 KiB, no x-oss-meta) are written by SeedObjects with the SDK, so
 # the gateway has never seen them. ROUNDS=n repeats the three in new directories of the same mount (warmer JIT).
+# Each line also gives the gateway's peak RSS so far (VmHWM, MiB). CLEAN=0 leaves the directories in the bucket (a
+# big MV is then not removed file by file through the mount).
 # THREADS=1 adds the gateway's CPU per thread group (thread names without their digits) for each operation.
 # JFR=DIR records each operation with `jcmd PID JFR.start settings=profile jdk.ExecutionSample#period=1ms` (started
 # before and dumped after the measured window) into DIR/ROUND-NAME.jfr; read with `jfr view hot-methods` or
@@ -50,9 +52,9 @@ measure() {
     "$WORK/threads.0" "$WORK/threads.1" | sort -k2 -rn | head -8 | tr '\n' ';')"; }
   [ -z "$rec" ] || jcmd "$PID" JFR.stop name=meta-ops filename="$rec" >/dev/null
   local hz; hz=$(getconf CLK_TCK)
-  printf '%s round %d %s: %.2f s, %.2f gateway CPU-s (%.2f system); requests: %s; load %s\n' "$LABEL" "$r" "$name" \
-    "$(echo "$t1-$t0" | bc)" "$(echo "($c1-$c0)/$hz" | bc -l)" "$(echo "($s1-$s0)/$hz" | bc -l)" "$(counters)" \
-    "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%s round %d %s: %.2f s, %.2f gateway CPU-s (%.2f system); requests: %s; peak RSS so far %s MiB; load %s\n' \
+    "$LABEL" "$r" "$name" "$(echo "$t1-$t0" | bc)" "$(echo "($c1-$c0)/$hz" | bc -l)" "$(echo "($s1-$s0)/$hz" | bc -l)" \
+    "$(counters)" "$(awk '/VmHWM/ {print int($2/1024)}' "/proc/$PID/status")" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 sys() { awk '{print $15}' "/proc/$PID/stat"; }
 # threads: one line per gateway thread, "name-without-digits ticks" (utime+stime; the name is the field in brackets)
@@ -69,5 +71,5 @@ for r in $(seq "${ROUNDS:-1}"); do
   measure "mv $MV" mv "$M/mv-$run-$r" "$M/mv2-$run-$r"
   n=$(find "$M/mv2-$run-$r" -type f | wc -l)
   [ "$n" = "$MV" ] || { echo "mv left $n of $MV files under the new name" >&2; exit 1; }
-  rm -rf "$M/mv2-$run-$r" "$M/rmc-$run-$r" "$M/rmw-$run-$r"
+  [ "${CLEAN:-1}" = 0 ] || rm -rf "$M/mv2-$run-$r" "$M/rmc-$run-$r" "$M/rmw-$run-$r"
 done

@@ -6,7 +6,6 @@ import io.ossgw.core.meta.Origin;
 import io.ossgw.core.namespace.VPaths;
 import io.ossgw.core.store.ListPage;
 import io.ossgw.core.store.ListedObject;
-import io.ossgw.core.store.ObjectInfo;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
@@ -14,19 +13,10 @@ import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsException;
-import io.ossgw.core.vfs.MovedNames;
 import java.time.Instant;
-import java.util.AbstractMap;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 
 /**
  * rename(2) on an object store, which has no rename: a file is copied (CopyObject, or UploadPartCopy above the
@@ -35,25 +25,21 @@ import java.util.concurrent.Semaphore;
  * EIO), never lost. Not atomic, as with every OSS filesystem (SEMANTICS.md).
  */
 final class Renamer {
-  private static final int COPY_PARALLELISM = 32;
-
   private final ObjectStore store;
-  private final ExecutorService executor;
+  private final DirectoryRenamer directories;
   private final Namespace ns;
   private final OpenFiles openFiles;
   private final ObjectCopier copier;
-  private final int listMaxKeys;
   private final long singlepartLimit;
 
   Renamer(ObjectStore store, ExecutorService executor, Namespace ns, OpenFiles openFiles, ObjectCopier copier,
       int listMaxKeys, long singlepartLimit) {
     this.singlepartLimit = singlepartLimit;
     this.store = store;
-    this.executor = executor;
+    this.directories = new DirectoryRenamer(store, executor, ns, openFiles, copier, listMaxKeys, this::singleCopy);
     this.ns = ns;
     this.openFiles = openFiles;
     this.copier = copier;
-    this.listMaxKeys = listMaxKeys;
   }
 
   void rename(String from, String to) {
@@ -82,7 +68,7 @@ final class Renamer {
         }
         removeEmptyTarget(to, dst);
       }
-      renameDirectory(from, to, src);
+      directories.rename(from, to, src);
     } else {
       if (dst != null && dst.isDirectory()) {
         throw new FsException(Errno.EISDIR, to);
@@ -220,145 +206,5 @@ final class Renamer {
         throw Errors.toIo(e, to);
       }
     }
-  }
-
-  private void renameDirectory(String from, String to, Node src) {
-    for (OpenFile f : openFiles.under(from)) {
-      if (f.hasLocalState()) {
-        f.flush(); // unsaved files become objects first, so the copy below moves them
-      }
-    }
-    String srcPrefix = ns.keys().dirKey(from);
-    String dstPrefix = ns.keys().dirKey(to);
-    List<ListedObject> objects = listAll(srcPrefix, from);
-    Semaphore slots = new Semaphore(COPY_PARALLELISM);
-    List<Future<Map.Entry<String, String>>> copies = new ArrayList<>(objects.size()); // source key -> copy's ETag
-    for (ListedObject o : objects) {
-      copies.add(executor.submit(() -> {
-        slots.acquire();
-        try {
-          String dstKey = dstPrefix + o.key().substring(srcPrefix.length());
-          WriteMeta meta = null;
-          if (!singleCopy(o.size())) {
-            ObjectInfo info = store.headObject(o.key());
-            meta = new WriteMeta(info.contentType(), info.userMeta());
-          }
-          return new AbstractMap.SimpleEntry<>(o.key(), copier.copy(o.key(), dstKey, o.size(), meta).etag());
-        } finally {
-          slots.release();
-        }
-      }));
-    }
-    Map<String, String> copied = new LinkedHashMap<>(); // source key -> the copy's ETag (null if OSS gave none)
-    RuntimeException firstError = null;
-    int failures = 0;
-    for (Future<Map.Entry<String, String>> f : copies) {
-      try {
-        Map.Entry<String, String> c = f.get();
-        copied.put(c.getKey(), c.getValue());
-      } catch (ExecutionException e) {
-        failures++;
-        if (firstError == null) {
-          firstError = e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failures++;
-      }
-    }
-    List<String> notDeleted = deleteAll(new ArrayList<>(copied.keySet()));
-    reportMoved(copied.keySet(), srcPrefix, to);
-    ns.forgetTree(from);
-    ns.forgetTree(to);
-    ns.recordRemoved(from, null);
-    for (OpenFile f : openFiles.under(from)) {
-      String oldPath = f.path();
-      String newPath = to + oldPath.substring(from.length());
-      f.moveTo(newPath, ns.keys().fileKey(newPath), copied.get(f.key())); // null: not copied, nothing to read
-      openFiles.detach(openFiles.rekey(oldPath, f));
-    }
-    if (failures > 0) {
-      ns.forgetListing(VPaths.parent(to)); // some objects moved, some did not: let the next listing tell
-    } else {
-      ns.recordWritten(to, movedDirectory(src, dstPrefix, copied.containsKey(srcPrefix)));
-    }
-    if (failures > 0 || !notDeleted.isEmpty()) {
-      throw new FsException(Errno.EIO, "rename " + from + " -> " + to + ": " + failures + " of " + objects.size()
-          + " objects could not be copied and stay under the old name; " + notDeleted.size()
-          + " copied sources could not be deleted" + (firstError == null ? "" : " (" + firstError.getMessage() + ")"),
-          firstError);
-    }
-  }
-
-  /**
-   * Tells {@link MovedNames} each name below the renamed directory that moved: every copied object's path, and every
-   * directory between it and the renamed one (a directory without a marker object is a name too), with the number its
-   * old key had ({@link Inodes#of}).
-   */
-  private static void reportMoved(Iterable<String> copiedKeys, String srcPrefix, String to) {
-    if (!MovedNames.wanted()) {
-      return;
-    }
-    Set<String> seen = new HashSet<>();
-    for (String key : copiedKeys) {
-      String rel = key.substring(srcPrefix.length());
-      if (rel.endsWith("/")) {
-        rel = rel.substring(0, rel.length() - 1);
-      }
-      for (int slash = rel.indexOf('/'); slash >= 0; slash = rel.indexOf('/', slash + 1)) {
-        String dir = rel.substring(0, slash); // implicit or not: its marker's number is the hash of "dir" too
-        if (seen.add(dir)) {
-          MovedNames.report(VPaths.child(to, dir), Inodes.of(srcPrefix + dir));
-        }
-      }
-      if (!rel.isEmpty() && seen.add(rel)) {
-        MovedNames.report(VPaths.child(to, rel), Inodes.of(key));
-      }
-    }
-  }
-
-  /**
-   * The node of a renamed directory, for the new parent's cached listing (without it a listed parent would answer
-   * ENOENT for the new name until its listing expires): a marker directory when the source's marker was copied, else
-   * an implicit one.
-   */
-  private Node movedDirectory(Node src, String dstPrefix, boolean markerCopied) {
-    if (!markerCopied || src.origin() != Origin.DIR_MARKER) {
-      return ns.implicitDir(dstPrefix);
-    }
-    FileAttr a = src.attr();
-    FileAttr moved = new FileAttr(Inodes.of(dstPrefix), a.type(), a.mode(), a.uid(), a.gid(), a.size(), a.atime(),
-        a.mtime(), Instant.now(), null);
-    return new Node(moved, Origin.DIR_MARKER, dstPrefix, src.objectType(), src.contentType(), src.userMeta(), null,
-        Instant.now(), -1);
-  }
-
-  private List<ListedObject> listAll(String prefix, String path) {
-    List<ListedObject> all = new ArrayList<>();
-    String token = null;
-    try {
-      do {
-        ListPage page = store.listObjectsV2(prefix, null, token, null, listMaxKeys);
-        all.addAll(page.objects());
-        token = page.nextContinuationToken();
-      } while (token != null);
-    } catch (StoreException e) {
-      throw Errors.toIo(e, path);
-    }
-    return all;
-  }
-
-  /** Deletes in batches of 1000 (DeleteMultipleObjects); returns the keys that could not be deleted. */
-  private List<String> deleteAll(List<String> keys) {
-    List<String> failed = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i += 1000) {
-      List<String> batch = keys.subList(i, Math.min(keys.size(), i + 1000));
-      try {
-        failed.addAll(store.deleteObjects(batch));
-      } catch (StoreException e) {
-        failed.addAll(batch);
-      }
-    }
-    return failed;
   }
 }
