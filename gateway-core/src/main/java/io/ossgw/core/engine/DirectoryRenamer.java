@@ -114,14 +114,14 @@ final class DirectoryRenamer {
         p.firstError = p.firstError == null ? Errors.toIo(e, from) : p.firstError;
         break;
       }
-      movePage(page.objects(), srcPrefix, dstPrefix, to, openKeys, p);
+      movePage(page.objects(), srcPrefix, dstPrefix, from, openKeys, p);
       token = page.nextContinuationToken();
     } while (token != null);
     finish(from, to, src, dstPrefix, p);
   }
 
-  private void movePage(List<ListedObject> objects, String srcPrefix, String dstPrefix, String to, Set<String> openKeys,
-      Progress p) {
+  private void movePage(List<ListedObject> objects, String srcPrefix, String dstPrefix, String from,
+      Set<String> openKeys, Progress p) {
     p.listed += objects.size();
     Semaphore slots = new Semaphore(COPY_PARALLELISM);
     List<Future<String>> copies = new ArrayList<>(objects.size()); // each: the copy's ETag
@@ -161,7 +161,7 @@ final class DirectoryRenamer {
       }
     }
     p.notDeleted += deleteAll(copied);
-    reportMoved(copied, srcPrefix, to, p.reportedDirs);
+    reportMoved(copied, srcPrefix, from, p.reportedDirs);
   }
 
   private String copyOne(ListedObject o, String dstKey) {
@@ -214,11 +214,11 @@ final class DirectoryRenamer {
   }
 
   /**
-   * Tells {@link MovedNames} each name of a page that moved: every copied object's path, and every directory between
-   * it and the renamed one not reported by an earlier page (a directory without a marker object is a name too), with
-   * the number its old key had ({@link Inodes#of}).
+   * Tells {@link MovedNames} each name of a page that moved, by its path below {@code from}: every copied object's,
+   * and every directory between it and the renamed one not reported by an earlier page (a directory without a marker
+   * object is a name too), with the number its old key had ({@link Inodes#of}).
    */
-  private static void reportMoved(List<String> copiedKeys, String srcPrefix, String to, Set<String> reportedDirs) {
+  private static void reportMoved(List<String> copiedKeys, String srcPrefix, String from, Set<String> reportedDirs) {
     if (!MovedNames.wanted()) {
       return;
     }
@@ -231,11 +231,11 @@ final class DirectoryRenamer {
       for (int slash = rel.indexOf('/'); slash >= 0; slash = rel.indexOf('/', slash + 1)) {
         String dir = rel.substring(0, slash); // implicit or not: its marker's number is the hash of "dir" too
         if (reportedDirs.add(dir)) {
-          MovedNames.report(VPaths.child(to, dir), Inodes.of(srcPrefix + dir));
+          MovedNames.report(VPaths.child(from, dir), Inodes.of(srcPrefix + dir));
         }
       }
       if (!rel.isEmpty() && (!marker || reportedDirs.add(rel))) {
-        MovedNames.report(VPaths.child(to, rel), Inodes.of(key));
+        MovedNames.report(VPaths.child(from, rel), Inodes.of(key));
       }
     }
   }

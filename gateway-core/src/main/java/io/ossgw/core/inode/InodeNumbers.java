@@ -183,10 +183,12 @@ public final class InodeNumbers extends ForwardingFileSystem {
    * Renames, then moves the table's entries with the names. A listing shows numbers without recording them ({@link
    * #readdir}), and an entry the table does not hold would not move: after the rename it would show the hash of its
    * new key, another number than the one {@code ls -i}, Samba or an NFS client saw (found by hand over FUSE). So
-   * {@code from} is recorded first (one stat, from the engine's cache), and every name a directory rename moved is
-   * recorded afterwards at its new path with the number of its old key ({@link MovedNames}: the engine reports them,
-   * no request of its own); a name already recorded moved with the table. A {@code from} that cannot be read is left
-   * to the rename to report.
+   * {@code from} is recorded first (one stat, from the engine's cache), and every name a directory rename moves is
+   * recorded under its old path with the number of its old key as the engine reports it ({@link MovedNames}: one
+   * listing page at a time, no request of its own; nothing is held here), so the table's move takes it along with the
+   * names already recorded. A {@code from} that cannot be read is left to the rename to report. When the rename
+   * fails half-way the table is not moved: the names that did move show their new keys' numbers, as after a rename
+   * by another client.
    */
   @Override
   public void rename(String from, String to) {
@@ -195,16 +197,10 @@ public final class InodeNumbers extends ForwardingFileSystem {
     } catch (FsException e) {
       // missing or unreadable: the rename below answers for it
     }
-    List<Moved> moved = new ArrayList<>();
-    MovedNames.collecting((path, number) -> moved.add(new Moved(path, number)), () -> fs.rename(from, to));
+    MovedNames.collecting((oldPath, number) -> table.numberOf(InodeTable.ENGINE_SPACE, oldPath, number),
+        () -> fs.rename(from, to));
     table.renamed(InodeTable.ENGINE_SPACE, from, to);
-    for (Moved m : moved) {
-      table.numberOf(InodeTable.ENGINE_SPACE, m.path(), m.number());
-    }
   }
-
-  /** A name a directory rename moved: its new path and the number of its old object key. */
-  private record Moved(String path, long number) {}
 
   /** Closes the engine's file system, then commits and closes the table. */
   @Override

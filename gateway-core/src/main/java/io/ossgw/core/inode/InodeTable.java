@@ -5,9 +5,7 @@ import io.ossgw.core.memory.MvStores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -398,36 +396,41 @@ public final class InodeTable implements AutoCloseable {
 
   private void move(int space, String from, String to) {
     MVMap<String, Long> byPath = paths(space);
-    MVMap<Long, String> byId = fileids(space);
-    List<Map.Entry<String, Long>> moving = new ArrayList<>();
     Long self = byPath.get(from);
-    if (self != null) {
-      moving.add(Map.entry(from, self));
-    }
     String prefix = from + "/";
-    Iterator<String> it = byPath.keyIterator(prefix);
-    while (it.hasNext()) {
-      String k = it.next();
+    // an MVMap cursor walks the map as it was when the cursor was made (its pages are copy-on-write), so the entries
+    // below `from` are moved as they are read, without a list of them all (a million-name directory)
+    Iterator<String> below = byPath.keyIterator(prefix);
+    removed(space, to);
+    if (self != null) {
+      moveOne(space, from, to, self);
+    }
+    while (below.hasNext()) {
+      String k = below.next();
       if (!k.startsWith(prefix)) {
         break;
       }
-      moving.add(Map.entry(k, byPath.get(k)));
-    }
-    removed(space, to);
-    for (Map.Entry<String, Long> m : moving) {
-      String newPath = to + m.getKey().substring(from.length());
-      byPath.remove(m.getKey());
-      Long displaced = byPath.put(newPath, m.getValue());
-      if (displaced != null && !displaced.equals(m.getValue())) {
-        String dv = byId.get(displaced);
-        if (dv != null) {
-          byId.put(displaced, new Entry(Entry.decode(dv).generation(), null).encode());
-        }
+      Long id = byPath.get(k);
+      if (id != null) {
+        moveOne(space, k, to + k.substring(from.length()), id);
       }
-      String v = byId.get(m.getValue());
-      int gen = v == null ? 1 : Entry.decode(v).generation();
-      byId.put(m.getValue(), new Entry(gen, newPath).encode());
     }
+  }
+
+  private void moveOne(int space, String oldPath, String newPath, long id) {
+    MVMap<String, Long> byPath = paths(space);
+    MVMap<Long, String> byId = fileids(space);
+    byPath.remove(oldPath);
+    Long displaced = byPath.put(newPath, id);
+    if (displaced != null && displaced != id) {
+      String dv = byId.get(displaced);
+      if (dv != null) {
+        byId.put(displaced, new Entry(Entry.decode(dv).generation(), null).encode());
+      }
+    }
+    String v = byId.get(id);
+    int gen = v == null ? 1 : Entry.decode(v).generation();
+    byId.put(id, new Entry(gen, newPath).encode());
   }
 
   /**

@@ -69,6 +69,30 @@ class InodeTableTest {
     }
   }
 
+  /**
+   * A directory of thousands of entries (many MVMap pages) moves whole, to a name sorting after it and to one sorting
+   * before it: the move walks a cursor over the entries while it rewrites them, which must neither skip nor repeat.
+   */
+  @Test
+  void aRenameMovesEveryEntryOfABigSubtreeWhicheverWayTheNewNameSorts() {
+    try (InodeTable t = InodeTable.open(null)) {
+      int n = 5_000;
+      long[] ids = new long[n];
+      for (int i = 0; i < n; i++) {
+        ids[i] = t.idOf(0, "/m/d" + (i % 7) + "/f" + i, 1000 + i)[0];
+      }
+      long[] seen = {0, 0};
+      for (String[] step : new String[][] {{"/m", "/z"}, {"/z", "/a"}}) {
+        t.renamed(0, step[0], step[1]);
+        for (int i = 0; i < n; i++) {
+          assertThat(t.resolve(0, ids[i])).isEqualTo(new InodeTable.Entry(1, step[1] + "/d" + (i % 7) + "/f" + i));
+        }
+      }
+      t.forEach((space, number, e) -> seen[e.path() != null && e.path().startsWith("/a/") ? 0 : 1]++);
+      assertThat(seen).containsExactly(n, 0); // every number is at its new path, none left or doubled
+    }
+  }
+
   @Test
   void numberOfAgreesWithIdOfForLiveRemovedAndColonNames() {
     try (InodeTable t = InodeTable.open(null)) {
