@@ -33,13 +33,14 @@ import java.util.function.LongPredicate;
  * half-way leaves every byte under one of the two names (EIO), never lost. Not atomic (SEMANTICS.md, rename).
  *
  * <p>The work goes one ListObjectsV2 page at a time ({@code listMaxKeys}, at most 1,000 keys): the page's objects are
- * copied with at most {@value #COPY_PARALLELISM} copies in flight, then its sources go in one DeleteMultipleObjects,
- * then the next page is listed (the continuation token resumes after the page's last key, so deleting the page does
- * not move it). Memory and threads stay at one page and {@value #COPY_PARALLELISM} copies however many objects the
+ * copied with at most {@value #COPY_PARALLELISM} copies in flight, then its sources go in one DeleteMultipleObjects;
+ * the next page is listed meanwhile (the continuation token resumes after the page's last key, so deleting the page
+ * does not move it). Memory and threads stay at one page and {@value #COPY_PARALLELISM} copies however many objects the
  * directory holds; a rename that listed everything first and started a thread per object took about half a KB of heap
  * per object and a parked virtual thread each (a million-object directory: hundreds of MB, past any
  * {@code memory_limit}). A page whose copies or deletes failed does not stop the rename: the next pages are still
- * moved, and the rename then answers EIO naming how many objects stayed behind.
+ * moved, and the rename then answers EIO naming how many objects stayed behind. A listing that fails after the first
+ * page ends it there (EIO): the objects not listed stay under the old name.
  */
 final class DirectoryRenamer {
   static final int COPY_PARALLELISM = 32;
@@ -101,23 +102,39 @@ final class DirectoryRenamer {
     String srcPrefix = ns.keys().dirKey(from);
     String dstPrefix = ns.keys().dirKey(to);
     Progress p = new Progress();
-    String token = null;
-    do {
-      ListPage page;
-      try {
-        page = store.listObjectsV2(srcPrefix, null, token, null, listMaxKeys);
-      } catch (StoreException e) {
-        if (p.listed == 0) {
-          throw Errors.toIo(e, from); // nothing moved yet
-        }
-        p.listingFailed = true; // the objects not listed yet stay under the old name
-        p.firstError = p.firstError == null ? Errors.toIo(e, from) : p.firstError;
-        break;
-      }
+    ListPage page;
+    try {
+      page = store.listObjectsV2(srcPrefix, null, null, null, listMaxKeys);
+    } catch (StoreException e) {
+      throw Errors.toIo(e, from); // nothing moved yet
+    }
+    while (page != null) {
+      String token = page.nextContinuationToken();
+      // the next page is listed while this one is copied (the token resumes after this page's last key, which its
+      // deletes do not move): on OSS a listing of 1,000 keys takes about as long as a round of 32 copies
+      Future<ListPage> next = token == null ? null
+          : executor.submit(() -> store.listObjectsV2(srcPrefix, null, token, null, listMaxKeys));
       movePage(page.objects(), srcPrefix, dstPrefix, from, openKeys, p);
-      token = page.nextContinuationToken();
-    } while (token != null);
+      page = next == null ? null : nextPage(next, from, p);
+    }
     finish(from, to, src, dstPrefix, p);
+  }
+
+  /** The page a listing in the background got, or null when it failed (the objects not listed stay where they are). */
+  private static ListPage nextPage(Future<ListPage> listing, String from, Progress p) {
+    RuntimeException error;
+    try {
+      return listing.get();
+    } catch (ExecutionException e) {
+      error = e.getCause() instanceof StoreException se ? Errors.toIo(se, from)
+          : e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      error = new FsException(Errno.EIO, "rename of " + from + " interrupted");
+    }
+    p.listingFailed = true;
+    p.firstError = p.firstError == null ? error : p.firstError;
+    return null;
   }
 
   private void movePage(List<ListedObject> objects, String srcPrefix, String dstPrefix, String from,
@@ -191,14 +208,19 @@ final class DirectoryRenamer {
   private void finish(String from, String to, Node src, String dstPrefix, Progress p) {
     ns.forgetTree(from);
     ns.forgetTree(to);
-    ns.recordRemoved(from, null);
+    boolean incomplete = p.failedCopies > 0 || p.listingFailed;
+    if (incomplete || p.notDeleted > 0) {
+      // objects are left under the old name: it is still a directory, let the next lookup and listing tell
+      ns.forgetListing(VPaths.parent(from));
+    } else {
+      ns.recordRemoved(from, null);
+    }
     for (OpenFile f : openFiles.under(from)) {
       String oldPath = f.path();
       String newPath = to + oldPath.substring(from.length());
       f.moveTo(newPath, ns.keys().fileKey(newPath), p.openCopies.get(f.key())); // null: not copied, nothing to read
       openFiles.detach(openFiles.rekey(oldPath, f));
     }
-    boolean incomplete = p.failedCopies > 0 || p.listingFailed;
     if (incomplete) {
       ns.forgetListing(VPaths.parent(to)); // some objects moved, some did not: let the next listing tell
     } else {

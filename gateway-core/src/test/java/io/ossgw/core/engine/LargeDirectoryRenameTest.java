@@ -133,6 +133,19 @@ class LargeDirectoryRenameTest {
       assertThat(atOld).as(n).isNotEqualTo(moved.contains("half2/" + n)); // exactly one of the two names
       assertIsSeeded(atOld ? "half/" + n : "half2/" + n, "half", n);
     });
+    assertListsWhatIsLeft("half", old);
+  }
+
+  /**
+   * The old name is still a directory listing what did not move ({@code keys}, its objects' keys): it answered ENOENT
+   * after a failed rename until its cache entry expired.
+   */
+  void assertListsWhatIsLeft(String dir, Set<String> keys) {
+    Set<String> left = new TreeSet<>();
+    keys.stream().map(k -> k.substring(dir.length() + 1)).filter(n -> !n.isEmpty())
+        .forEach(n -> left.add(n.contains("/") ? n.substring(0, n.indexOf('/')) : n));
+    assertThat(fs.readdir("/" + dir).entries()).extracting(io.ossgw.core.vfs.DirEntry::name)
+        .containsExactlyInAnyOrderElementsOf(left);
   }
 
   @Test
@@ -148,6 +161,7 @@ class LargeDirectoryRenameTest {
     for (String k : keys("del/")) {
       assertIsSeeded(k, "del", k.substring("del/".length()));
     }
+    assertListsWhatIsLeft("del", keys("del/"));
   }
 
   static Throwable catchFs(Runnable r) {

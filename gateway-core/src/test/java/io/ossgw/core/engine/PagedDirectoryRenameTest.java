@@ -2,15 +2,23 @@ package io.ossgw.core.engine;
 
 import static io.ossgw.core.engine.TestGateway.BUCKET;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.aliyun.oss.model.ListObjectsV2Request;
 import io.ossgw.core.store.ForwardingObjectStore;
+import io.ossgw.core.store.ListPage;
 import io.ossgw.core.store.ObjectStore;
+import io.ossgw.core.store.StoreErrorKind;
+import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.vfs.Errno;
+import io.ossgw.core.vfs.FsException;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import java.io.ByteArrayInputStream;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -29,6 +37,7 @@ class PagedDirectoryRenameTest extends GatewayFixture {
     final AtomicInteger inFlight = new AtomicInteger();
     final AtomicInteger maxInFlight = new AtomicInteger();
     final List<Integer> copiesAtDeletes = new CopyOnWriteArrayList<>();
+    volatile boolean refuseNextPages;
 
     Watch(ObjectStore delegate) {
       super(delegate);
@@ -50,13 +59,38 @@ class PagedDirectoryRenameTest extends GatewayFixture {
       copiesAtDeletes.add(copies.get());
       return super.deleteObjects(keys);
     }
+
+    @Override
+    public ListPage listObjectsV2(String prefix, String delimiter, String continuationToken, String startAfter,
+        int maxKeys) {
+      if (refuseNextPages && continuationToken != null) {
+        throw new StoreException(StoreErrorKind.ACCESS_DENIED, "AccessDenied", 403, null, "refused by the test", null);
+      }
+      return super.listObjectsV2(prefix, delimiter, continuationToken, startAfter, maxKeys);
+    }
+  }
+
+  void seed(String dir, int n) {
+    IntStream.range(0, n).parallel().forEach(i -> gw.sdk.putObject(BUCKET, dir + "/f" + i,
+        new ByteArrayInputStream(("object " + i).getBytes())));
+  }
+
+  Set<String> keys(String prefix) {
+    Set<String> out = new TreeSet<>();
+    String token = null;
+    do {
+      var r = gw.sdk.listObjectsV2(new ListObjectsV2Request(BUCKET).withPrefix(prefix).withContinuationToken(token)
+          .withMaxKeys(1000));
+      r.getObjectSummaries().forEach(o -> out.add(o.getKey().substring(prefix.length())));
+      token = r.getNextContinuationToken();
+    } while (token != null);
+    return out;
   }
 
   @Test
   void aDirectoryOfThreePagesIsCopiedAndDeletedPageByPage() {
     int n = 2_500;
-    IntStream.range(0, n).parallel().forEach(i -> gw.sdk.putObject(BUCKET, "pages/f" + i,
-        new ByteArrayInputStream(("object " + i).getBytes())));
+    seed("pages", n);
     Watch[] watch = new Watch[1];
     VirtualFileSystem fs = gw.mountThrough(s -> watch[0] = new Watch(s));
     fs.rename("/pages", "/paged");
@@ -66,5 +100,23 @@ class PagedDirectoryRenameTest extends GatewayFixture {
     assertThat(gw.sdk.listObjectsV2(new ListObjectsV2Request(BUCKET).withPrefix("pages/")).getKeyCount()).isZero();
     assertThat(fs.readdir("/paged").entries()).hasSize(n);
     assertThat(TestGateway.readFile(fs, "/paged/f2499")).isEqualTo("object 2499".getBytes());
+  }
+
+  /** A listing refused after the first page ends the rename there: EIO, every object under exactly one name. */
+  @Test
+  void aListingRefusedHalfWayLeavesTheRestUnderTheOldName() {
+    seed("half", 2_500);
+    Watch[] watch = new Watch[1];
+    VirtualFileSystem fs = gw.mountThrough(s -> watch[0] = new Watch(s));
+    watch[0].refuseNextPages = true;
+    assertThatThrownBy(() -> fs.rename("/half", "/half2")).isInstanceOfSatisfying(FsException.class,
+        e -> assertThat(e.errno()).isEqualTo(Errno.EIO));
+    Set<String> old = keys("half/");
+    Set<String> moved = keys("half2/");
+    assertThat(moved).hasSize(1000);
+    assertThat(old).hasSize(1500).doesNotContainAnyElementsOf(moved);
+    watch[0].refuseNextPages = false;
+    assertThat(fs.readdir("/half").entries()).hasSize(1500);
+    assertThat(fs.readdir("/half2").entries()).hasSize(1000);
   }
 }
