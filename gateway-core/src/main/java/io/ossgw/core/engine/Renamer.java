@@ -20,9 +20,9 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * rename(2) on an object store, which has no rename: a file is copied (CopyObject, or UploadPartCopy above the
- * single-copy limit) and the source deleted; a directory is copied object by object in parallel, and each source is
- * deleted only after its copy exists, so a failure half-way leaves every byte under one of the two names (reported as
- * EIO), never lost. Not atomic, as with every OSS filesystem (SEMANTICS.md).
+ * single-copy limit) and the source deleted; a directory is moved object by object, one listing page at a time
+ * ({@link DirectoryRenamer}), each source deleted only after its copy exists, so a failure half-way leaves every byte
+ * under one of the two names (reported as EIO), never lost. Not atomic, as with every OSS filesystem (SEMANTICS.md).
  */
 final class Renamer {
   private final ObjectStore store;
