@@ -19,6 +19,7 @@ public final class FuseStats {
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder bytesWritten = new LongAdder();
   private final LongAdder namesInvalidated = new LongAdder();
+  private final LongAdder namesNotTracked = new LongAdder();
   private volatile FuseConnection connection;
 
   /** Creates zeroed counters. */
@@ -95,6 +96,21 @@ public final class FuseStats {
    */
   public void namesInvalidated(int n) {
     namesInvalidated.add(n);
+  }
+
+  /**
+   * Counts listed names the binding could not remember for invalidation because its bounded queue was full (the
+   * invalidations had fallen behind the listing): the kernel keeps those until its own reclaim.
+   *
+   * @param n names not remembered
+   */
+  public void namesNotTracked(int n) {
+    namesNotTracked.add(n);
+  }
+
+  /** Listed names left to the kernel's own reclaim (see {@link #namesNotTracked(int)}). */
+  public long namesNotTracked() {
+    return namesNotTracked.sum();
   }
 
   /** Names the kernel dropped at the binding's request after listing them (see {@link #namesInvalidated(int)}). */

@@ -48,6 +48,14 @@ import org.slf4j.LoggerFactory;
  * ({@code fuse_get_context()}, the callback's {@code fi->fh}) and the root directory reads as node 1; any mismatch
  * turns this off for the mount, with a warning.
  *
+ * <p>The queue itself is bounded too, at four times {@code keep}: the invalidations can fall behind, since each
+ * waits for the directory's lock, which every {@code getdents} of a listing in progress holds while its READDIRPLUS is
+ * answered (a default-mode listing, a HEAD per entry, lets about one invalidation through per {@code getdents}). A
+ * name listed while the queue is full is not remembered: the kernel keeps it until its own reclaim (counted, {@link
+ * FuseStats#namesNotTracked}, and logged once). Before this bound a default-mode {@code ls} of 1,000,000 entries at
+ * {@code memory_limit=256} held 560,000 names (13 MB of records, as much again of names) and, after a rename of the
+ * same directory had filled the inode table's cache, exhausted the heap.
+ *
  * <p>{@code -Dio.ossgw.fuse.readdirplus_keep=N} (default {@value #DEFAULT_KEEP}; 0 turns it off) sets {@code keep}.
  */
 final class ListedNames implements AutoCloseable {
@@ -73,6 +81,12 @@ final class ListedNames implements AutoCloseable {
    * with bursts of 16,384 against 39 with a name at a time, docs/benchmarks.md "Big directories").
    */
   private final int burst;
+  /**
+   * The most names remembered: four times {@code keep} (about 11 MB of heap at the default keep), room for the
+   * invalidations to fall behind a listing and catch up after it.
+   */
+  private final int limit;
+  private boolean warnedFull;
   private final MethodHandle getContext;
   private final MethodHandle getSession;
   private final MethodHandle invalEntry;
@@ -88,6 +102,7 @@ final class ListedNames implements AutoCloseable {
       MethodHandle fillerBuf, FuseStats stats) {
     this.keep = keep;
     this.burst = Math.max(1, Math.min(keep / 4, 16_384));
+    this.limit = 4 * keep;
     this.getContext = getContext;
     this.getSession = getSession;
     this.invalEntry = invalEntry;
@@ -194,6 +209,15 @@ final class ListedNames implements AutoCloseable {
       if (closed) {
         return;
       }
+      if (queue.size() >= limit) {
+        stats.namesNotTracked(1);
+        if (!warnedFull) {
+          warnedFull = true;
+          LOG.warn("the kernel is given listed names faster than it drops them (a listing in progress holds its "
+              + "directory's lock); names past {} are left to the kernel's own reclaim", limit);
+        }
+        return;
+      }
       queue.addLast(l);
       if (queue.size() >= keep + burst) {
         if (worker == null) {
@@ -256,6 +280,21 @@ final class ListedNames implements AutoCloseable {
     }
     synchronized (queue) {
       queue.clear();
+    }
+  }
+
+  /**
+   * Trimming for a test: {@code invalEntry} takes the place of {@code fuse_lowlevel_notify_inval_entry} (same shape:
+   * session, parent node id, name, name length; returns 0 or a negative errno), directories are given by node id.
+   */
+  static ListedNames forTest(int keep, MethodHandle invalEntry, FuseStats stats) {
+    return new ListedNames(keep, null, null, invalEntry, null, stats);
+  }
+
+  /** How many names are remembered now (waiting to be invalidated or kept). */
+  int remembered() {
+    synchronized (queue) {
+      return queue.size();
     }
   }
 
