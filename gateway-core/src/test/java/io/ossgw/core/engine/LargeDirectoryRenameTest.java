@@ -4,8 +4,6 @@ import static io.ossgw.core.engine.TestGateway.BUCKET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.aliyun.oss.model.ListObjectsV2Request;
-import com.aliyun.oss.model.OSSObjectSummary;
 import com.aliyun.oss.model.ObjectMetadata;
 import io.ossgw.core.vfs.Errno;
 import io.ossgw.core.vfs.FsException;
@@ -78,17 +76,7 @@ class LargeDirectoryRenameTest {
   }
 
   Set<String> keys(String prefix) {
-    Set<String> out = new TreeSet<>();
-    String token = null;
-    do {
-      var r = gw.sdk.listObjectsV2(new ListObjectsV2Request(BUCKET).withPrefix(prefix).withContinuationToken(token)
-          .withMaxKeys(1000));
-      for (OSSObjectSummary s : r.getObjectSummaries()) {
-        out.add(s.getKey());
-      }
-      token = r.getNextContinuationToken();
-    } while (token != null);
-    return out;
+    return gw.keys(prefix);
   }
 
   /** The object at {@code key} is seeded name {@code n} of {@code dir}: bytes, Content-Type and user metadata. */

@@ -4,7 +4,6 @@ import static io.ossgw.core.engine.TestGateway.BUCKET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.aliyun.oss.model.ListObjectsV2Request;
 import io.ossgw.core.store.ForwardingObjectStore;
 import io.ossgw.core.store.ListPage;
 import io.ossgw.core.store.ObjectStore;
@@ -75,15 +74,10 @@ class PagedDirectoryRenameTest extends GatewayFixture {
         new ByteArrayInputStream(("object " + i).getBytes())));
   }
 
+  /** The keys below {@code prefix}, without it. */
   Set<String> keys(String prefix) {
     Set<String> out = new TreeSet<>();
-    String token = null;
-    do {
-      var r = gw.sdk.listObjectsV2(new ListObjectsV2Request(BUCKET).withPrefix(prefix).withContinuationToken(token)
-          .withMaxKeys(1000));
-      r.getObjectSummaries().forEach(o -> out.add(o.getKey().substring(prefix.length())));
-      token = r.getNextContinuationToken();
-    } while (token != null);
+    gw.keys(prefix).forEach(k -> out.add(k.substring(prefix.length())));
     return out;
   }
 
@@ -97,7 +91,7 @@ class PagedDirectoryRenameTest extends GatewayFixture {
     Watch w = watch[0];
     assertThat(w.copiesAtDeletes).containsExactly(1000, 2000, 2500);
     assertThat(w.maxInFlight.get()).isBetween(2, DirectoryRenamer.COPY_PARALLELISM);
-    assertThat(gw.sdk.listObjectsV2(new ListObjectsV2Request(BUCKET).withPrefix("pages/")).getKeyCount()).isZero();
+    assertThat(gw.keys("pages/")).isEmpty();
     assertThat(fs.readdir("/paged").entries()).hasSize(n);
     assertThat(TestGateway.readFile(fs, "/paged/f2499")).isEqualTo("object 2499".getBytes());
   }

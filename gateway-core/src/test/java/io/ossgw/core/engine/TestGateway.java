@@ -139,6 +139,19 @@ final class TestGateway implements AutoCloseable {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** Every key in the bucket that starts with {@code prefix}, sorted (ListObjectsV2 through the SDK, all pages). */
+  java.util.SortedSet<String> keys(String prefix) {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    String token = null;
+    do {
+      var r = sdk.listObjectsV2(new com.aliyun.oss.model.ListObjectsV2Request(BUCKET).withPrefix(prefix)
+          .withContinuationToken(token).withMaxKeys(1000));
+      r.getObjectSummaries().forEach(o -> out.add(o.getKey()));
+      token = r.getNextContinuationToken();
+    } while (token != null);
+    return out;
+  }
+
   byte[] objectBytes(String key) {
     try (var o = sdk.getObject(BUCKET, key)) {
       return o.getObjectContent().readAllBytes();
