@@ -44,8 +44,6 @@ import java.util.function.LongPredicate;
  */
 final class DirectoryRenamer {
   static final int COPY_PARALLELISM = 32;
-  /** Keys per DeleteMultipleObjects: the most OSS accepts in one request. */
-  private static final int DELETE_BATCH = 1000;
 
   private final ObjectStore store;
   private final ExecutorService executor;
@@ -126,8 +124,7 @@ final class DirectoryRenamer {
     try {
       return listing.get();
     } catch (ExecutionException e) {
-      error = e.getCause() instanceof StoreException se ? Errors.toIo(se, from)
-          : e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
+      error = e.getCause() instanceof StoreException se ? Errors.toIo(se, from) : causeOf(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       error = new FsException(Errno.EIO, "rename of " + from + " interrupted");
@@ -170,7 +167,7 @@ final class DirectoryRenamer {
       } catch (ExecutionException e) {
         p.failedCopies++;
         if (p.firstError == null) {
-          p.firstError = e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
+          p.firstError = causeOf(e);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -179,6 +176,11 @@ final class DirectoryRenamer {
     }
     p.notDeleted += deleteAll(copied);
     reportMoved(copied, srcPrefix, from, p.reportedDirs);
+  }
+
+  /** What a copy or listing in the background threw. */
+  private static RuntimeException causeOf(ExecutionException e) {
+    return e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
   }
 
   private String copyOne(ListedObject o, String dstKey) {
@@ -190,18 +192,19 @@ final class DirectoryRenamer {
     return copier.copy(o.key(), dstKey, o.size(), meta).etag();
   }
 
-  /** Deletes in batches of {@value #DELETE_BATCH} (DeleteMultipleObjects); returns how many keys could not be. */
+  /**
+   * Deletes one page's copied sources with one DeleteMultipleObjects (a page holds at most 1,000 keys, {@code
+   * list_object_max_keys} being at most 1,000, the most one request takes); returns how many could not be deleted.
+   */
   private long deleteAll(List<String> keys) {
-    long failed = 0;
-    for (int i = 0; i < keys.size(); i += DELETE_BATCH) {
-      List<String> batch = keys.subList(i, Math.min(keys.size(), i + DELETE_BATCH));
-      try {
-        failed += store.deleteObjects(batch).size();
-      } catch (StoreException e) {
-        failed += batch.size();
-      }
+    if (keys.isEmpty()) {
+      return 0;
     }
-    return failed;
+    try {
+      return store.deleteObjects(keys).size();
+    } catch (StoreException e) {
+      return keys.size();
+    }
   }
 
   /** Updates the namespace and the open files for what moved; EIO if anything stayed behind. */
@@ -209,7 +212,8 @@ final class DirectoryRenamer {
     ns.forgetTree(from);
     ns.forgetTree(to);
     boolean incomplete = p.failedCopies > 0 || p.listingFailed;
-    if (incomplete || p.notDeleted > 0) {
+    boolean leftBehind = incomplete || p.notDeleted > 0;
+    if (leftBehind) {
       // objects are left under the old name: it is still a directory, let the next lookup and listing tell
       ns.forgetListing(VPaths.parent(from));
     } else {
@@ -226,7 +230,7 @@ final class DirectoryRenamer {
     } else {
       ns.recordWritten(to, movedDirectory(src, dstPrefix, p.markerCopied));
     }
-    if (incomplete || p.notDeleted > 0) {
+    if (leftBehind) {
       RuntimeException e = p.firstError;
       throw new FsException(Errno.EIO, "rename " + from + " -> " + to + ": " + p.failedCopies + " of " + p.listed
           + " objects could not be copied and stay under the old name; " + p.notDeleted
