@@ -9,6 +9,10 @@
 # the gateway has never seen them. ROUNDS=n repeats the three in new directories of the same mount (warmer JIT).
 # Each line also gives the gateway's peak RSS so far (VmHWM, MiB). CLEAN=0 leaves the directories in the bucket (a
 # big MV is then not removed file by file through the mount).
+# CEILING=1 (the default; 0: none) adds, in each round after the gateway's three, the same requests sent straight to the
+# endpoint by Alibaba's Go SDK (src/test/bench/keyops-ceiling, built here with `go build`): a rename of another seeded
+# directory of $MV objects (ListObjectsV2 pages, CopyObject 32 in flight, DeleteMultipleObjects per page) and the
+# DeleteObject of $RM keys one at a time: wall s, that process's CPU-s, the emulator's counts.
 # THREADS=1 adds the gateway's CPU per thread group (thread names without their digits) for each operation.
 # JFR=DIR records each operation with `jcmd PID JFR.start settings=profile jdk.ExecutionSample#period=1ms` (started
 # before and dumped after the measured window) into DIR/ROUND-NAME.jfr; read with `jfr view hot-methods` or
@@ -35,7 +39,17 @@ seed() { java -cp "$ROOT/jmh/target/benchmarks.jar" io.ossgw.jmh.SeedObjects "$E
   "prefix=$1/f" "count=$2" size=1k threads=16 >/dev/null; }
 counters() { curl -s "$ENDPOINT/-/counters" | tr -d '{}"' | tr ',' '\n' | grep -v '^Bytes' | grep -v ':0$' | tr '\n' ' '; }
 run=$(date +%s%N)
-for r in $(seq "${ROUNDS:-1}"); do seed "rmc-$run-$r" "$RM"; seed "rmw-$run-$r" "$RM"; seed "mv-$run-$r" "$MV"; done
+CEIL=
+if [ "${CEILING:-1}" = 1 ]; then
+  command -v go >/dev/null || { echo "meta-ops: CEILING=1 needs go (or CEILING=0)" >&2; exit 1; }
+  CEIL="$ROOT/src/test/bench/target/keyops-ceiling"
+  mkdir -p "$(dirname "$CEIL")"
+  (cd "$ROOT/src/test/bench/keyops-ceiling" && go build -o "$CEIL" .)
+fi
+for r in $(seq "${ROUNDS:-1}"); do
+  seed "rmc-$run-$r" "$RM"; seed "rmw-$run-$r" "$RM"; seed "mv-$run-$r" "$MV"
+  [ -z "$CEIL" ] || { seed "crm-$run-$r" "$RM"; seed "cmv-$run-$r" "$MV"; }
+done
 . "$(dirname "$0")/fuse-mount.sh"
 bench_mount meta-ops "${EMU_PID:+kill $EMU_PID}"
 echo "$LABEL: start $(printf '%.2f' "$(echo "$(cpu)/$(getconf CLK_TCK)" | bc -l)") CPU-s, mounted in $MOUNT_S s"
@@ -71,5 +85,14 @@ for r in $(seq "${ROUNDS:-1}"); do
   measure "mv $MV" mv "$M/mv-$run-$r" "$M/mv2-$run-$r"
   n=$(find "$M/mv2-$run-$r" -type f | wc -l)
   [ "$n" = "$MV" ] || { echo "mv left $n of $MV files under the new name" >&2; exit 1; }
+  if [ -n "$CEIL" ]; then
+    for op in rename delete; do
+      curl -s -XPOST "$ENDPOINT/-/counters/reset" >/dev/null
+      if [ $op = rename ]; then src="cmv-$run-$r/" dst="cmv2-$run-$r/"; else src="crm-$run-$r/" dst=; fi
+      line=$("$CEIL" -endpoint "$ENDPOINT" -bucket "${BUCKET:-probe}" -op $op -src "$src" ${dst:+-dst "$dst"})
+      echo "$LABEL round $r ceiling (Go SDK) $line; emulator counts: $(counters); load $(cut -d' ' -f1 /proc/loadavg)"
+    done
+    [ "${CLEAN:-1}" = 0 ] || "$CEIL" -endpoint "$ENDPOINT" -bucket "${BUCKET:-probe}" -op delete -src "cmv2-$run-$r/" >/dev/null
+  fi
   [ "${CLEAN:-1}" = 0 ] || rm -rf "$M/mv2-$run-$r" "$M/rmc-$run-$r" "$M/rmw-$run-$r"
 done
