@@ -31,6 +31,7 @@ if [ -z "${ENDPOINT:-}" ]; then
   OSSGW_NO_BUILD=1 "$ROOT/ossgw" emulator --port 0 --port-file "$pf" --bucket "${BUCKET:-probe}" --access-key ak \
     --secret-key sk >/tmp/meta-ops-emulator.log 2>&1 &
   EMU_PID=$!
+  trap 'kill $EMU_PID 2>/dev/null' EXIT # until bench_mount's trap (which stops it too) replaces this one
   for _ in $(seq 600); do [ -s "$pf" ] && break; sleep 0.1; done
   ENDPOINT=http://127.0.0.1:$(cat "$pf"); rm -f "$pf"
 fi

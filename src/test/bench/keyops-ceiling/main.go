@@ -9,6 +9,9 @@
 //	        DirectoryRenamer sends for a directory rename (SEMANTICS.md, rename).
 //	delete  ListObjectsV2 of -src (not timed: `rm` of a listed directory knows its names), then one DeleteObject per
 //	        key, one at a time: what `rm DIR/*` makes the gateway send (an unlink is one DeleteObject).
+//	stat    ListObjectsV2 of -src with delimiter "/" one page at a time, and a HeadObject of each object listed,
+//	        -parallel in flight (20: ossfs's multireq_max): what a cold `ls -l` of a directory costs the gateway in its
+//	        default metadata model (SEMANTICS.md, Listings).
 //
 // Usage: keyops-ceiling -endpoint http://127.0.0.1:PORT -bucket probe -ak ak -sk sk -op rename -src mv/ -dst mv2/
 // (V4 signing, region cn-hangzhou, path-style addressing, as the in-tree emulator takes them).
@@ -35,10 +38,10 @@ func main() {
 	bucket := flag.String("bucket", "probe", "bucket")
 	ak := flag.String("ak", "ak", "AccessKey ID")
 	sk := flag.String("sk", "sk", "AccessKey secret")
-	op := flag.String("op", "rename", "rename or delete")
+	op := flag.String("op", "rename", "rename, delete or stat")
 	src := flag.String("src", "", "source prefix, ending in /")
 	dst := flag.String("dst", "", "destination prefix for rename, ending in /")
-	parallel := flag.Int("parallel", 32, "CopyObject requests in flight (rename)")
+	parallel := flag.Int("parallel", 32, "CopyObject (rename) or HeadObject (stat) requests in flight")
 	flag.Parse()
 	if *endpoint == "" || *src == "" || (*op == "rename" && *dst == "") {
 		fmt.Fprintln(os.Stderr, "keyops-ceiling: -endpoint, -src and (for rename) -dst are required")
@@ -57,8 +60,10 @@ func main() {
 		err = rename(ctx, c, *bucket, *src, *dst, *parallel)
 	case "delete":
 		err = deleteEach(ctx, c, *bucket, *src)
+	case "stat":
+		err = statEach(ctx, c, *bucket, *src, *parallel)
 	default:
-		err = fmt.Errorf("unknown -op %q (rename, delete)", *op)
+		err = fmt.Errorf("unknown -op %q (rename, delete, stat)", *op)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "keyops-ceiling:", err)
@@ -148,5 +153,45 @@ func deleteEach(ctx context.Context, c *oss.Client, bucket, src string) error {
 	}
 	fmt.Printf("delete %d objects: %.3f s, %.3f CPU-s; requests: DeleteObject %d\n", len(keys),
 		time.Since(t0).Seconds(), cpu()-c0, len(keys))
+	return nil
+}
+
+// statEach lists src as a directory (delimiter "/") and sends a HeadObject for every object listed, parallel in
+// flight, each page's HEADs started as soon as the page is parsed.
+func statEach(ctx context.Context, c *oss.Client, bucket, src string, parallel int) error {
+	t0, c0 := time.Now(), cpu()
+	var lists, heads int
+	var failed atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, parallel)
+	p := c.NewListObjectsV2Paginator(&oss.ListObjectsV2Request{Bucket: oss.Ptr(bucket), Prefix: oss.Ptr(src),
+		Delimiter: oss.Ptr("/"), MaxKeys: 1000})
+	for p.HasNext() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("ListObjectsV2 %s: %w", src, err)
+		}
+		lists++
+		for _, o := range page.Contents {
+			key := *o.Key
+			heads++
+			slots <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-slots; wg.Done() }()
+				if _, err := c.HeadObject(ctx, &oss.HeadObjectRequest{Bucket: oss.Ptr(bucket), Key: oss.Ptr(key)}); err != nil {
+					failed.Add(1)
+					firstErr.CompareAndSwap(nil, err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if failed.Load() > 0 {
+		return fmt.Errorf("HeadObject: %d failed, first: %v", failed.Load(), firstErr.Load())
+	}
+	fmt.Printf("stat %d objects: %.3f s, %.3f CPU-s; requests: ListObjectsV2 %d, HeadObject %d\n", heads,
+		time.Since(t0).Seconds(), cpu()-c0, lists, heads)
 	return nil
 }
