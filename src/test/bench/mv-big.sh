@@ -4,7 +4,8 @@
 # `ossgw mount -o memory_limit=256` (or OPTS), `stat` of the directory, then `mv DIR DIR2` timed; with LS=1 an `ls` of
 # the renamed directory on the same mount follows (the default mode: a HEAD per entry). Per step: the result, wall s,
 # the gateway's CPU-s (utime+stime from /proc), its peak RSS (VmHWM) and the 1-minute load; then the emulator's request
-# counts and any WARN/FATAL line of the gateway's log.
+# counts and any WARN/FATAL line of the gateway's log. MV=0 leaves the `mv` out: the `ls` of the seeded directory alone;
+# LIST=find lists with `find` instead of `ls`.
 #
 # Usage (root, from the repository root, after `./mvnw -B -q -DskipTests package -pl gateway-app,jmh -am`):
 #   src/test/bench/mv-big.sh N [OPTS]          e.g. src/test/bench/mv-big.sh 100000
@@ -29,7 +30,7 @@ EMU=$!
 for _ in $(seq 600); do [ -s "$W/port" ] && break; sleep 0.1; done
 EP=http://127.0.0.1:$(cat "$W/port")
 java -cp "$ROOT/jmh/target/benchmarks.jar" io.ossgw.jmh.SeedObjects "$EP" probe ak sk prefix=big/f "count=$N" size=1k \
-  threads=16 >/dev/null 2>&1 || { echo "seeding failed" >&2; exit 1; }
+  threads="${SEED_THREADS:-16}" >/dev/null 2>&1 || { echo "seeding failed" >&2; exit 1; }
 echo "probe:ak:sk" >"$W/pw"; chmod 600 "$W/pw"
 "$ROOT/ossgw" mount probe "$W/mnt" -o "url=$EP,passwd_file=$W/pw,$OPTS,logfile=$W/gw.log,state_dir=$W/state"
 for _ in $(seq 300); do mountpoint -q "$W/mnt" && break; sleep 0.1; done
@@ -44,10 +45,16 @@ step() {
     "$(echo "$(date +%s.%N)-$t0" | bc)" "$(echo "($(cpu)-$c0)/$(getconf CLK_TCK)" | bc -l)" "$(hwm)" \
     "$(cut -d' ' -f1 /proc/loadavg)"
 }
-count() { ls "$1" | wc -l; }
+count() { if [ "${LIST:-ls}" = find ]; then find "$1" | wc -l; else ls "$1" | wc -l; fi; }
 stat "$W/mnt/big" >/dev/null
 curl -s -XPOST "$EP/-/counters/reset" >/dev/null
-step mv mv -v "$W/mnt/big" "$W/mnt/big2"
-[ "${LS:-0}" = 1 ] && step ls count "$W/mnt/big2"
+if [ "${MV:-1}" = 1 ]; then
+  step mv mv -v "$W/mnt/big" "$W/mnt/big2"
+  [ "${LS:-0}" = 1 ] && step ls count "$W/mnt/big2"
+else
+  step ls count "$W/mnt/big"
+fi
 echo "requests: $(curl -s "$EP/-/counters" | tr -d '{}"' | tr ',' '\n' | grep -v '^Bytes' | grep -v ':0$' | tr '\n' ' ')"
-grep -E "FATAL|WARN" "$W/gw.log" | head -3 | cut -c1-250
+fusermount -u "$W/mnt" 2>/dev/null || fusermount3 -u "$W/mnt" 2>/dev/null
+for _ in $(seq 300); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+grep -E "FATAL|WARN|listed names" "$W/gw.log" | head -4 | cut -c1-250

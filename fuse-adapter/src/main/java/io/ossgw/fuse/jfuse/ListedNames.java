@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Here every file entry a READDIRPLUS reply carried is remembered (its directory's libfuse node id and its name,
  * about 60 bytes of heap each, in one queue for the mount); once {@code keep} and a burst more are remembered, the
- * oldest are invalidated, down to {@code keep}, from a thread of their own with {@code
+ * oldest are invalidated, down to {@code keep}, from threads of their own with {@code
  * fuse_lowlevel_notify_inval_entry} (FUSE_NOTIFY_INVAL_ENTRY, Linux 2.6.36+): the kernel drops the unused dentry,
  * evicts its inode (FUSE's {@code drop_inode} is {@code generic_delete_inode}: the inode goes with its last dentry),
  * queues a FORGET, and libfuse frees the node. What the kernel held was only a cache: a name stat'ed again is looked
@@ -48,9 +48,16 @@ import org.slf4j.LoggerFactory;
  * ({@code fuse_get_context()}, the callback's {@code fi->fh}) and the root directory reads as node 1; any mismatch
  * turns this off for the mount, with a warning.
  *
- * <p>The queue itself is bounded too, at four times {@code keep}: the invalidations can fall behind, since each
- * waits for the directory's lock, which every {@code getdents} of a listing in progress holds while its READDIRPLUS is
- * answered (a default-mode listing, a HEAD per entry, lets about one invalidation through per {@code getdents}). A
+ * <p>Several threads invalidate at once ({@code -Dio.ossgw.fuse.readdirplus_invalidators=N}, default {@value
+ * #DEFAULT_INVALIDATORS}): each invalidation takes the directory's inode lock exclusively, and a listing in progress
+ * holds it shared for every {@code getdents} (while its READDIRPLUS is answered). The kernel's rw-semaphore lets the
+ * writers already waiting in before a reader that comes after them, so one thread got one invalidation through per
+ * {@code getdents} (a few dozen to a few hundred names listed) and fell behind any big listing; N waiting threads get
+ * about N through. With one thread a default-mode {@code ls} of 300,000 entries left a third of them in the kernel,
+ * with eight or more none (docs/benchmarks.md "Listed names dropped by several threads"). The threads are platform
+ * threads (a downcall would pin a virtual thread's carrier), started when a mount first has a burst to drop.
+ *
+ * <p>The queue itself is bounded too, at four times {@code keep}, should the invalidations still fall behind. A
  * name listed while the queue is full is not remembered: the kernel keeps it until its own reclaim (counted, {@link
  * FuseStats#namesNotTracked}, and logged once). Before this bound a default-mode {@code ls} of 1,000,000 entries at
  * {@code memory_limit=256} held 560,000 names (13 MB of records, as much again of names) and, after a rename of the
@@ -61,6 +68,13 @@ import org.slf4j.LoggerFactory;
 final class ListedNames implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ListedNames.class);
   static final String KEEP_PROPERTY = "io.ossgw.fuse.readdirplus_keep";
+  static final String INVALIDATORS_PROPERTY = "io.ossgw.fuse.readdirplus_invalidators";
+  /**
+   * Invalidating threads per mount: with 8 a default-mode {@code ls} of 300,000 entries left no name behind, with 4
+   * 36,000, with 1 105,000 (keep 10,000; docs/benchmarks.md "Listed names dropped by several threads"); twice the
+   * least that kept up.
+   */
+  static final int DEFAULT_INVALIDATORS = 16;
   /**
    * At most 62,500 names remembered (keep and a burst of 12,500): about 11 MB of libfuse nodes and 4 MB of this queue
    * on the heap, against 170 and 0 for 1,000,000 names without a bound.
@@ -74,8 +88,11 @@ final class ListedNames implements AutoCloseable {
   private record Listed(long parent, byte[] name) { }
 
   private final int keep;
+  /** Threads invalidating at once ({@link #INVALIDATORS_PROPERTY}). */
+  private final int invalidators;
   /**
-   * Names invalidated in one go, once {@code keep + burst} are remembered: a quarter of {@code keep}, at most 16,384.
+   * Names due in one go, once {@code keep + burst} are remembered: a quarter of {@code keep}, at most 16,384; the
+   * threads then drain the queue down to {@code keep}, each taking {@code burst / invalidators} names at a time.
    * Each invalidated name costs the kernel a FORGET, and each queued FORGET wakes a libfuse worker; in bursts the
    * workers find many queued and take them in one BATCH_FORGET (a cold {@code ls -l} of 1,000,000 entries: 31 CPU-s
    * with bursts of 16,384 against 39 with a name at a time, docs/benchmarks.md "Big directories").
@@ -95,12 +112,16 @@ final class ListedNames implements AutoCloseable {
   private final ArrayDeque<Listed> queue = new ArrayDeque<>();
   private volatile boolean enabled;
   private volatile MemorySegment session = MemorySegment.NULL;
-  private Thread worker;
+  /** The invalidating threads, started when the first burst is due; null before. */
+  private Thread[] workers;
+  /** Set once {@code keep} and a burst more are remembered, cleared when the workers have drained the queue to keep. */
+  private boolean draining;
   private boolean closed;
 
-  private ListedNames(int keep, MethodHandle getContext, MethodHandle getSession, MethodHandle invalEntry,
-      MethodHandle fillerBuf, FuseStats stats) {
+  private ListedNames(int keep, int invalidators, MethodHandle getContext, MethodHandle getSession,
+      MethodHandle invalEntry, MethodHandle fillerBuf, FuseStats stats) {
     this.keep = keep;
+    this.invalidators = invalidators;
     this.burst = Math.max(1, Math.min(keep / 4, 16_384));
     this.limit = 4 * keep;
     this.getContext = getContext;
@@ -120,9 +141,10 @@ final class ListedNames implements AutoCloseable {
    * @param stats where invalidated names are counted
    */
   static ListedNames create(Path library, MethodHandle getContext, FuseStats stats) {
-    int keep = keep(System.getProperty(KEEP_PROPERTY));
+    int keep = count(KEEP_PROPERTY, System.getProperty(KEEP_PROPERTY), DEFAULT_KEEP, 0);
+    int invalidators = count(INVALIDATORS_PROPERTY, System.getProperty(INVALIDATORS_PROPERTY), DEFAULT_INVALIDATORS, 1);
     if (keep <= 0) {
-      return new ListedNames(0, null, null, null, null, stats);
+      return new ListedNames(0, 1, null, null, null, null, stats);
     }
     try {
       SymbolLookup lib = SymbolLookup.libraryLookup(library, Arena.global());
@@ -136,32 +158,36 @@ final class ListedNames implements AutoCloseable {
       buf.setAccessible(true);
       MethodHandle fillerBuf = MethodHandles.lookup().unreflect(buf)
           .asType(java.lang.invoke.MethodType.methodType(MemorySegment.class, DirFiller.class));
-      return new ListedNames(keep, getContext, session, inval, fillerBuf, stats);
+      return new ListedNames(keep, invalidators, getContext, session, inval, fillerBuf, stats);
     } catch (ReflectiveOperationException | RuntimeException e) {
       LOG.info("not bounding the names the kernel keeps from listings ({}): {}", KEEP_PROPERTY, e.toString());
-      return new ListedNames(0, null, null, null, null, stats);
+      return new ListedNames(0, 1, null, null, null, null, stats);
     }
   }
 
   /**
-   * {@code keep} from the property's value.
+   * A count from a system property's value.
    *
-   * @param value null (the default, {@value #DEFAULT_KEEP}) or a count of names, 0 for off
-   * @throws IllegalArgumentException naming the property if {@code value} is not a count
+   * @param property the property's name, for the error
+   * @param value null or blank (giving {@code dflt}) or a count
+   * @param dflt the default
+   * @param min the least count taken ({@link #KEEP_PROPERTY}: 0 for off; {@link #INVALIDATORS_PROPERTY}: 1)
+   * @throws IllegalArgumentException naming the property and the value if {@code value} is not a count >= {@code min}
    */
-  static int keep(String value) {
+  static int count(String property, String value, int dflt, int min) {
     if (value == null || value.isBlank()) {
-      return DEFAULT_KEEP;
+      return dflt;
     }
     try {
       int k = Integer.parseInt(value.trim());
-      if (k >= 0) {
+      if (k >= min) {
         return k;
       }
     } catch (NumberFormatException e) {
       // below
     }
-    throw new IllegalArgumentException("-D" + KEEP_PROPERTY + " must be a count of names (0 = off): " + value);
+    throw new IllegalArgumentException("-D" + property + " must be a count >= " + min
+        + (min == 0 ? " (0 = off)" : "") + ": " + value);
   }
 
   /**
@@ -198,7 +224,7 @@ final class ListedNames implements AutoCloseable {
 
   /**
    * Remembers that a READDIRPLUS reply gave the kernel {@code name} in directory node {@code parent}; wakes the
-   * invalidating thread once {@code keep} and a burst more are remembered. Never blocks (FUSE worker threads call it).
+   * invalidating threads once {@code keep} and a burst more are remembered. Never blocks (FUSE worker threads call it).
    */
   void listed(long parent, String name) {
     if (parent == 0 || !enabled) {
@@ -220,8 +246,12 @@ final class ListedNames implements AutoCloseable {
       }
       queue.addLast(l);
       if (queue.size() >= keep + burst) {
-        if (worker == null) {
-          worker = Thread.ofPlatform().daemon().name("fuse-listed-names").start(this::run);
+        draining = true;
+        if (workers == null) {
+          workers = new Thread[invalidators];
+          for (int i = 0; i < invalidators; i++) {
+            workers[i] = Thread.ofPlatform().daemon().name("fuse-listed-names-" + i).start(this::run);
+          }
         } else {
           queue.notifyAll();
         }
@@ -230,19 +260,21 @@ final class ListedNames implements AutoCloseable {
   }
 
   private void run() {
-    Listed[] batch = new Listed[burst];
+    int share = Math.max(1, burst / invalidators);
+    Listed[] batch = new Listed[share];
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment name = arena.allocate(4096);
       while (true) {
         int n = 0;
         synchronized (queue) {
-          while (!closed && queue.size() < keep + burst) {
+          while (!closed && !(draining && queue.size() > keep)) {
+            draining = false;
             queue.wait();
           }
           if (closed) {
             return;
           }
-          while (n < burst && queue.size() > keep) {
+          while (n < share && queue.size() > keep) {
             batch[n++] = queue.pollFirst();
           }
         }
@@ -285,10 +317,11 @@ final class ListedNames implements AutoCloseable {
 
   /**
    * Trimming for a test: {@code invalEntry} takes the place of {@code fuse_lowlevel_notify_inval_entry} (same shape:
-   * session, parent node id, name, name length; returns 0 or a negative errno), directories are given by node id.
+   * session, parent node id, name, name length; returns 0 or a negative errno), directories are given by node id,
+   * {@code invalidators} threads invalidate.
    */
-  static ListedNames forTest(int keep, MethodHandle invalEntry, FuseStats stats) {
-    return new ListedNames(keep, null, null, invalEntry, null, stats);
+  static ListedNames forTest(int keep, int invalidators, MethodHandle invalEntry, FuseStats stats) {
+    return new ListedNames(keep, invalidators, null, null, invalEntry, null, stats);
   }
 
   /** How many names are remembered now (waiting to be invalidated or kept). */
@@ -299,19 +332,23 @@ final class ListedNames implements AutoCloseable {
   }
 
   /**
-   * Stops the invalidating thread and waits for it; call before libfuse's session is destroyed (the thread writes to
-   * it).
+   * Stops the invalidating threads and waits for them; call before libfuse's session is destroyed (they write to
+   * it). Logs how many names were invalidated and how many left to the kernel's reclaim, once any were due.
    */
   @Override
   public void close() {
-    Thread t;
+    Thread[] ts;
     synchronized (queue) {
       closed = true;
       queue.clear();
       queue.notifyAll();
-      t = worker;
+      ts = workers;
     }
-    if (t != null) {
+    if (ts != null) {
+      LOG.info("listed names: {} invalidated, {} left to the kernel's reclaim", stats.namesInvalidated(),
+          stats.namesNotTracked());
+    }
+    for (Thread t : ts == null ? new Thread[0] : ts) {
       try {
         // after the kernel's unmount a notification fails at once (ENODEV); an invalidation waits at most for one
         // getdents of the directory to finish
@@ -320,7 +357,7 @@ final class ListedNames implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       if (t.isAlive()) {
-        LOG.warn("the thread invalidating listed names did not stop within 30 s");
+        LOG.warn("a thread invalidating listed names did not stop within 30 s");
       }
     }
   }

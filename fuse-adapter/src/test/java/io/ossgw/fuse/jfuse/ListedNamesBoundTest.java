@@ -40,12 +40,12 @@ class ListedNamesBoundTest {
     FuseStats stats = new FuseStats();
     int keep = 1000; // a burst is 250, the bound 4,000
     int listed = 120_000;
-    try (ListedNames names = ListedNames.forTest(keep, h, stats)) {
+    try (ListedNames names = ListedNames.forTest(keep, ListedNames.DEFAULT_INVALIDATORS, h, stats)) {
       try {
         for (int i = 0; i < listed; i++) {
           names.listed(7, "f" + i);
         }
-        // the invalidating thread holds at most one burst it took out of the queue
+        // the invalidating threads hold at most one burst they took out of the queue between them
         assertThat(names.remembered()).isLessThanOrEqualTo(4000);
         assertThat(stats.namesNotTracked()).isBetween((long) listed - 4000 - 250, (long) listed - 4000);
         assertThat(stats.namesInvalidated()).isZero();
