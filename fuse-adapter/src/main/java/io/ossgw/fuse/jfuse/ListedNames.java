@@ -348,16 +348,17 @@ final class ListedNames implements AutoCloseable {
       LOG.info("listed names: {} invalidated, {} left to the kernel's reclaim", stats.namesInvalidated(),
           stats.namesNotTracked());
     }
+    // one deadline for all of them: after the kernel's unmount a notification fails at once (ENODEV); an
+    // invalidation waits at most for one getdents of the directory to finish
+    long deadline = System.nanoTime() + 30_000_000_000L;
     for (Thread t : ts == null ? new Thread[0] : ts) {
       try {
-        // after the kernel's unmount a notification fails at once (ENODEV); an invalidation waits at most for one
-        // getdents of the directory to finish
-        t.join(30_000);
+        t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
       if (t.isAlive()) {
-        LOG.warn("a thread invalidating listed names did not stop within 30 s");
+        LOG.warn("{} did not stop within 30 s", t.getName());
       }
     }
   }
