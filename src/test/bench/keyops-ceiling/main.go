@@ -80,25 +80,42 @@ func cpu() float64 {
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
+// eachPage lists src one ListObjectsV2 page (1,000 keys) at a time, with delimiter "/" when dirOnly, and hands each
+// page's object keys to fn before listing the next; it returns the pages listed.
+func eachPage(ctx context.Context, c *oss.Client, bucket, src string, dirOnly bool, fn func(keys []string) error) (int, error) {
+	req := &oss.ListObjectsV2Request{Bucket: oss.Ptr(bucket), Prefix: oss.Ptr(src), MaxKeys: 1000}
+	if dirOnly {
+		req.Delimiter = oss.Ptr("/")
+	}
+	pages := 0
+	for p := c.NewListObjectsV2Paginator(req); p.HasNext(); {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return pages, fmt.Errorf("ListObjectsV2 %s: %w", src, err)
+		}
+		pages++
+		keys := make([]string, 0, len(page.Contents))
+		for _, o := range page.Contents {
+			keys = append(keys, *o.Key)
+		}
+		if err := fn(keys); err != nil {
+			return pages, err
+		}
+	}
+	return pages, nil
+}
+
 // rename moves every key under src to dst one listing page at a time, as the gateway's DirectoryRenamer does.
 func rename(ctx context.Context, c *oss.Client, bucket, src, dst string, parallel int) error {
 	t0, c0 := time.Now(), cpu()
-	var lists, copies, deletes, objects int
+	var copies, deletes int
 	var failed atomic.Int64
 	var firstErr atomic.Value
 	slots := make(chan struct{}, parallel)
-	p := c.NewListObjectsV2Paginator(&oss.ListObjectsV2Request{Bucket: oss.Ptr(bucket), Prefix: oss.Ptr(src),
-		MaxKeys: 1000})
-	for p.HasNext() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return fmt.Errorf("ListObjectsV2 %s: %w", src, err)
-		}
-		lists++
+	lists, err := eachPage(ctx, c, bucket, src, false, func(page []string) error {
 		var wg sync.WaitGroup
-		keys := make([]oss.DeleteObject, 0, len(page.Contents))
-		for _, o := range page.Contents {
-			key := *o.Key
+		keys := make([]oss.DeleteObject, 0, len(page))
+		for _, key := range page {
 			keys = append(keys, oss.DeleteObject{Key: oss.Ptr(key)})
 			slots <- struct{}{}
 			wg.Add(1)
@@ -114,36 +131,35 @@ func rename(ctx context.Context, c *oss.Client, bucket, src, dst string, paralle
 		}
 		wg.Wait()
 		copies += len(keys)
-		objects += len(keys)
 		if failed.Load() > 0 {
 			return fmt.Errorf("CopyObject: %d failed, first: %v", failed.Load(), firstErr.Load())
 		}
-		if len(keys) > 0 {
-			if _, err := c.DeleteMultipleObjects(ctx, &oss.DeleteMultipleObjectsRequest{Bucket: oss.Ptr(bucket),
-				Delete: &oss.Delete{Objects: keys, Quiet: true}}); err != nil {
-				return fmt.Errorf("DeleteMultipleObjects: %w", err)
-			}
-			deletes++
+		if len(keys) == 0 {
+			return nil
 		}
+		if _, err := c.DeleteMultipleObjects(ctx, &oss.DeleteMultipleObjectsRequest{Bucket: oss.Ptr(bucket),
+			Delete: &oss.Delete{Objects: keys, Quiet: true}}); err != nil {
+			return fmt.Errorf("DeleteMultipleObjects: %w", err)
+		}
+		deletes++
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	fmt.Printf("rename %d objects: %.3f s, %.3f CPU-s; requests: ListObjectsV2 %d, CopyObject %d, "+
-		"DeleteMultipleObjects %d\n", objects, time.Since(t0).Seconds(), cpu()-c0, lists, copies, deletes)
+		"DeleteMultipleObjects %d\n", copies, time.Since(t0).Seconds(), cpu()-c0, lists, copies, deletes)
 	return nil
 }
 
 // deleteEach lists src (not timed), then deletes its keys one DeleteObject at a time, as `rm DIR/*` does.
 func deleteEach(ctx context.Context, c *oss.Client, bucket, src string) error {
 	var keys []string
-	p := c.NewListObjectsV2Paginator(&oss.ListObjectsV2Request{Bucket: oss.Ptr(bucket), Prefix: oss.Ptr(src),
-		MaxKeys: 1000})
-	for p.HasNext() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return fmt.Errorf("ListObjectsV2 %s: %w", src, err)
-		}
-		for _, o := range page.Contents {
-			keys = append(keys, *o.Key)
-		}
+	if _, err := eachPage(ctx, c, bucket, src, false, func(page []string) error {
+		keys = append(keys, page...)
+		return nil
+	}); err != nil {
+		return err
 	}
 	t0, c0 := time.Now(), cpu()
 	for _, k := range keys {
@@ -160,21 +176,13 @@ func deleteEach(ctx context.Context, c *oss.Client, bucket, src string) error {
 // flight, each page's HEADs started as soon as the page is parsed.
 func statEach(ctx context.Context, c *oss.Client, bucket, src string, parallel int) error {
 	t0, c0 := time.Now(), cpu()
-	var lists, heads int
+	var heads int
 	var failed atomic.Int64
 	var firstErr atomic.Value
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, parallel)
-	p := c.NewListObjectsV2Paginator(&oss.ListObjectsV2Request{Bucket: oss.Ptr(bucket), Prefix: oss.Ptr(src),
-		Delimiter: oss.Ptr("/"), MaxKeys: 1000})
-	for p.HasNext() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return fmt.Errorf("ListObjectsV2 %s: %w", src, err)
-		}
-		lists++
-		for _, o := range page.Contents {
-			key := *o.Key
+	lists, err := eachPage(ctx, c, bucket, src, true, func(page []string) error {
+		for _, key := range page {
 			heads++
 			slots <- struct{}{}
 			wg.Add(1)
@@ -186,6 +194,10 @@ func statEach(ctx context.Context, c *oss.Client, bucket, src string, parallel i
 				}
 			}()
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	wg.Wait()
 	if failed.Load() > 0 {

@@ -21,12 +21,10 @@ class ListedNamesTest {
 
   /** {invalidated names, GETATTR callbacks of a stat of every name after the listing, GETATTR of the listing}. */
   private static long[] listThenStat(int keep) throws Exception {
-    InMemoryVfs vfs = InMemoryVfs.withManyFiles(FILES);
     Path mp = TestMounts.newMountpoint("listed");
     MountedFilesystem m = null;
-    String old = System.setProperty("io.ossgw.fuse.readdirplus_keep", String.valueOf(keep));
     try {
-      m = FuseMounter.mount(vfs, mp, FuseOptions.builder().entryTimeout(60).attrTimeout(60).build());
+      m = mountMany(mp, FILES, keep);
       assumeTrue(m.binding().contains("libfuse3"), "READDIRPLUS needs the jfuse binding");
       Path dir = mp.resolve("many");
       long l0 = m.stats().count(FuseOp.GETATTR);
@@ -44,12 +42,25 @@ class ListedNamesTest {
       assertThat(sh(stat).ok().out().trim()).isEqualTo(String.valueOf(FILES));
       return new long[] {invalidated, m.stats().count(FuseOp.GETATTR) - g0, listing};
     } finally {
+      TestMounts.cleanup(m, mp);
+    }
+  }
+
+  /**
+   * Mounts an {@link InMemoryVfs} with {@code files} files under {@code /many}, the kernel keeping {@code keep} listed
+   * names (the property is read when the mount starts, and restored after).
+   */
+  private static MountedFilesystem mountMany(Path mp, int files, int keep) throws Exception {
+    InMemoryVfs vfs = InMemoryVfs.withManyFiles(files);
+    String old = System.setProperty("io.ossgw.fuse.readdirplus_keep", String.valueOf(keep));
+    try {
+      return FuseMounter.mount(vfs, mp, FuseOptions.builder().entryTimeout(60).attrTimeout(60).build());
+    } finally {
       if (old == null) {
         System.clearProperty("io.ossgw.fuse.readdirplus_keep");
       } else {
         System.setProperty("io.ossgw.fuse.readdirplus_keep", old);
       }
-      TestMounts.cleanup(m, mp);
     }
   }
 
@@ -79,22 +90,15 @@ class ListedNamesTest {
   void theDropsKeepUpWithAFindPastTheirBound() throws Exception {
     int keep = 10_000; // the queue's bound: 40,000
     int files = 100_000;
-    InMemoryVfs vfs = InMemoryVfs.withManyFiles(files);
     Path mp = TestMounts.newMountpoint("listed-fast");
     MountedFilesystem m = null;
-    String old = System.setProperty("io.ossgw.fuse.readdirplus_keep", String.valueOf(keep));
     try {
-      m = FuseMounter.mount(vfs, mp, FuseOptions.builder().entryTimeout(60).attrTimeout(60).build());
+      m = mountMany(mp, files, keep);
       assumeTrue(m.binding().contains("libfuse3"), "READDIRPLUS needs the jfuse binding");
       assertThat(sh("find " + q(mp.resolve("many")) + " | wc -l").ok().out().trim())
           .isEqualTo(String.valueOf(files + 1));
       assertThat(m.stats().namesNotTracked()).as("names left to the kernel's reclaim").isLessThan(files / 100);
     } finally {
-      if (old == null) {
-        System.clearProperty("io.ossgw.fuse.readdirplus_keep");
-      } else {
-        System.setProperty("io.ossgw.fuse.readdirplus_keep", old);
-      }
       TestMounts.cleanup(m, mp);
     }
   }
