@@ -5,7 +5,7 @@
 # the renamed directory on the same mount follows (the default mode: a HEAD per entry). Per step: the result, wall s,
 # the gateway's CPU-s (utime+stime from /proc), its peak RSS (VmHWM) and the 1-minute load; then the emulator's request
 # counts and any WARN/FATAL line of the gateway's log. MV=0 leaves the `mv` out: the `ls` of the seeded directory alone;
-# LIST=find lists with `find` instead of `ls`.
+# LIST=find lists with `find` instead of `ls`. OSSGW_JAVA_OPTS goes to the gateway only, not to the emulator.
 #
 # Usage (root, from the repository root, after `./mvnw -B -q -DskipTests package -pl gateway-app,jmh -am`):
 #   src/test/bench/mv-big.sh N [OPTS]          e.g. src/test/bench/mv-big.sh 100000
@@ -24,7 +24,7 @@ cleanup() {
   rm -rf "$W"
 }
 trap cleanup EXIT
-"$ROOT/ossgw" emulator --port 0 --port-file "$W/port" --bucket probe --access-key ak --secret-key sk \
+OSSGW_JAVA_OPTS= "$ROOT/ossgw" emulator --port 0 --port-file "$W/port" --bucket probe --access-key ak --secret-key sk \
   >"$W/emu.log" 2>&1 &
 EMU=$!
 for _ in $(seq 600); do [ -s "$W/port" ] && break; sleep 0.1; done
