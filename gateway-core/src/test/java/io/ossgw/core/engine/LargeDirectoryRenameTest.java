@@ -75,10 +75,6 @@ class LargeDirectoryRenameTest {
     return names;
   }
 
-  Set<String> keys(String prefix) {
-    return gw.keys(prefix);
-  }
-
   /** The object at {@code key} is seeded name {@code n} of {@code dir}: bytes, Content-Type and user metadata. */
   void assertIsSeeded(String key, String dir, String n) {
     assertThat(gw.objectBytes(key)).as(key).isEqualTo(n.isEmpty() ? new byte[0] : content(dir, n.hashCode()));
@@ -96,8 +92,8 @@ class LargeDirectoryRenameTest {
     assertThat(gw.count("CopyObject")).isEqualTo(names.size());
     assertThat(gw.count("DeleteMultipleObjects")).isEqualTo((names.size() + 999) / 1000);
     assertThat(gw.count("DeleteObject")).isZero();
-    assertThat(keys("big/")).isEmpty();
-    assertThat(keys("moved/")).hasSize(names.size());
+    assertThat(gw.keys("big/")).isEmpty();
+    assertThat(gw.keys("moved/")).hasSize(names.size());
     names.parallelStream().forEach(n -> assertIsSeeded("moved/" + n, "big", n));
     assertThat(fs.readdir("/moved").entries()).hasSize(N + 1);
     assertThat(fs.getattr("/moved/f7").size()).isEqualTo(content("big", "f7".hashCode()).length);
@@ -112,8 +108,8 @@ class LargeDirectoryRenameTest {
     gw.emu.faults().failNext(N / 2, 403, "AccessDenied", Set.of("CopyObject"));
     assertThatThrownBy(() -> fs.rename("/half", "/half2")).isInstanceOfSatisfying(FsException.class,
         e -> assertThat(e.errno()).isEqualTo(Errno.EIO));
-    Set<String> old = keys("half/");
-    Set<String> moved = keys("half2/");
+    Set<String> old = gw.keys("half/");
+    Set<String> moved = gw.keys("half2/");
     assertThat(old).hasSize(N / 2);
     assertThat(moved).hasSize(names.size() - N / 2);
     names.parallelStream().forEach(n -> {
@@ -143,13 +139,13 @@ class LargeDirectoryRenameTest {
     gw.emu.faults().failNext(1, 403, "AccessDenied", Set.of("DeleteMultipleObjects"));
     assertThatThrownBy(() -> fs.rename("/del", "/del2")).isInstanceOfSatisfying(FsException.class,
         e -> assertThat(e.errno()).isEqualTo(Errno.EIO));
-    assertThat(keys("del2/")).hasSize(names.size());
-    assertThat(keys("del/")).hasSize(1000); // the refused batch; the other one went
+    assertThat(gw.keys("del2/")).hasSize(names.size());
+    assertThat(gw.keys("del/")).hasSize(1000); // the refused batch; the other one went
     names.parallelStream().forEach(n -> assertIsSeeded("del2/" + n, "del", n));
-    for (String k : keys("del/")) {
+    for (String k : gw.keys("del/")) {
       assertIsSeeded(k, "del", k.substring("del/".length()));
     }
-    assertListsWhatIsLeft("del", keys("del/"));
+    assertListsWhatIsLeft("del", gw.keys("del/"));
   }
 
   static Throwable catchFs(Runnable r) {

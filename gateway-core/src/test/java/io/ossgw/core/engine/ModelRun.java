@@ -5,9 +5,6 @@ import static io.ossgw.core.engine.TestGateway.BUCKET;
 import static io.ossgw.core.engine.TestGateway.USER;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.aliyun.oss.model.ListObjectsV2Request;
-import com.aliyun.oss.model.ListObjectsV2Result;
-import com.aliyun.oss.model.OSSObjectSummary;
 import io.ossgw.core.engine.ReferenceModelTest.Close;
 import io.ossgw.core.engine.ReferenceModelTest.Fsync;
 import io.ossgw.core.engine.ReferenceModelTest.Mkdir;
@@ -30,9 +27,7 @@ import io.ossgw.core.vfs.OpenFlags;
 import io.ossgw.core.vfs.SetAttr;
 import io.ossgw.core.vfs.VirtualFileSystem;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -313,7 +308,7 @@ final class ModelRun {
     }
     TreeMap<String, byte[]> objects = new TreeMap<>();
     Set<String> markers = new TreeSet<>();
-    for (String key : keys()) {
+    for (String key : gw.keys("")) {
       if (key.endsWith("/")) {
         markers.add(key.substring(0, key.length() - 1));
       } else {
@@ -328,17 +323,5 @@ final class ModelRun {
           || Stream.concat(objects.keySet().stream(), markers.stream()).anyMatch(k -> k.startsWith(d + "/"));
       assertThat(held).as("directory %s is in the bucket", d).isTrue();
     }
-  }
-
-  private List<String> keys() {
-    List<String> keys = new ArrayList<>();
-    String token = null;
-    do {
-      ListObjectsV2Request req = new ListObjectsV2Request(BUCKET).withMaxKeys(1000).withContinuationToken(token);
-      ListObjectsV2Result r = gw.sdk.listObjectsV2(req);
-      r.getObjectSummaries().stream().map(OSSObjectSummary::getKey).forEach(keys::add);
-      token = r.isTruncated() ? r.getNextContinuationToken() : null;
-    } while (token != null);
-    return keys;
   }
 }

@@ -5,6 +5,7 @@ import com.aliyun.oss.OSS;
 import com.aliyun.oss.OSSClientBuilder;
 import com.aliyun.oss.common.auth.DefaultCredentialProvider;
 import com.aliyun.oss.common.comm.SignVersion;
+import com.aliyun.oss.model.ListObjectsV2Request;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.EngineConfig;
@@ -19,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * An engine over the OSS emulator (memory-backed, V4 auth on), plus a raw SDK client to check what landed in the
@@ -140,12 +143,12 @@ final class TestGateway implements AutoCloseable {
   }
 
   /** Every key in the bucket that starts with {@code prefix}, sorted (ListObjectsV2 through the SDK, all pages). */
-  java.util.SortedSet<String> keys(String prefix) {
-    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+  SortedSet<String> keys(String prefix) {
+    SortedSet<String> out = new TreeSet<>();
     String token = null;
     do {
-      var r = sdk.listObjectsV2(new com.aliyun.oss.model.ListObjectsV2Request(BUCKET).withPrefix(prefix)
-          .withContinuationToken(token).withMaxKeys(1000));
+      var r = sdk.listObjectsV2(new ListObjectsV2Request(BUCKET).withPrefix(prefix).withContinuationToken(token)
+          .withMaxKeys(1000));
       r.getObjectSummaries().forEach(o -> out.add(o.getKey()));
       token = r.getNextContinuationToken();
     } while (token != null);
