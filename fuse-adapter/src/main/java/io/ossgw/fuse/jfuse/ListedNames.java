@@ -245,7 +245,9 @@ final class ListedNames implements AutoCloseable {
         return;
       }
       queue.addLast(l);
-      if (queue.size() >= keep + burst) {
+      // the threads are woken when a drain starts: a thread waits only after clearing `draining`, so while it is set
+      // they are all at work
+      if (queue.size() >= keep + burst && !draining) {
         draining = true;
         if (workers == null) {
           workers = new Thread[invalidators];
