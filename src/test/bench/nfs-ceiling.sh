@@ -12,10 +12,11 @@
 #   SIZE_MIB=1024 DEPTH=16 SMALL_COUNT=2000 SMALL_KIB=128 SMALL_DIR=0 (1: the small files in a directory the clients
 #   make first, as cp -r does; 0: in the export's root) PROCS=16 RUNS=1 (each ossgw run on a new in-memory emulator)
 #   PROFILE=1 (JFR on the gateway's write/read; PROFILE_ROWS=write,read,small,small read says which rows; each also
-#   with " warm"; JFR_SETTINGS=profile or a .jfc file)  PERF_ROWS=(rows perf records)
+#   with " warm"; JFR_SETTINGS=profile or a .jfc file)  PERF_ROWS=(rows perf records, PERF_HZ=499 samples a second)
 #   WARM=1 (each row again in the same server process after the cold one: "write warm", "read warm", ...; WARM=N
 #   repeats it N times, the later passes named "write warm2" and so on: a long-lived server's steady state; 0: none)
-#   SERVERS=ganesha,ossgw STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
+#   SERVERS=ganesha,floor,ossgw (floor: spoolfloor.c, the gateway's write syscalls in C, write rows only)
+#   STEPS=write,read,small,smallread GW_OPTIONS=(more -o options) GW_JAVA_OPTS=(OSSGW_JAVA_OPTS)
 #   NMT=1 (the gateway's Native Memory Tracking summary and GC.heap_info after every row, beside the peak RSS every row
 #   records; GW_OPTIONS=memory_limit=256 runs the rows inside the memory promise: docs/benchmarks.md "Inside memory_limit")
 #   GW_AOT=0 (the launcher's OSSGW_AOT: 0 = no AOT cache, a fresh JIT in every row; train = this build's cache, trained
@@ -57,6 +58,8 @@ mkdir -p "$WORK"
 export NFSLOAD="$WORK/nfsload"
 # shellcheck disable=SC2046
 gcc -O2 -Wall -o "$NFSLOAD" "$HERE/nfsload.c" $(pkg-config --cflags --libs libnfs)
+export SPOOLFLOOR="$WORK/spoolfloor"
+gcc -O2 -Wall -o "$SPOOLFLOOR" "$HERE/spoolfloor.c" -ldl
 
 # unshare -m makes the mounts private; /run becomes a tmpfs of this namespace (rpcbind's socket and lock live there)
 exec unshare -n -m --propagation private bash -c 'mount -t tmpfs tmpfs /run && exec python3 "$0"' "$HERE/nfsceiling.py"

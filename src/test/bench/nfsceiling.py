@@ -3,7 +3,7 @@ with FSAL_MEM (the protocol alone: no storage behind it) and against `ossgw serv
 in one run, with each server's own CPU per unit. Run by nfs-ceiling.sh inside a private network (and mount) namespace,
 where ganesha's rpcbind and ports cannot meet anyone else's; see that script for the knobs.
 
-Rows, per server (ganesha first, then ossgw; RUNS times):
+Rows, per server (in SERVERS' order, by default ganesha, floor, ossgw; RUNS times):
 * write: one file of SIZE_MIB MiB in 1 MiB UNSTABLE WRITEs, DEPTH in flight (nfsload write), then COMMIT; for ossgw
   the COMMIT returns when the object is in OSS.
 * read: the same file read back in 1 MiB READs, DEPTH in flight, by a fresh gateway (ganesha keeps its data in the
@@ -13,6 +13,10 @@ Rows, per server (ganesha first, then ossgw; RUNS times):
   SMALL_DIR=1 in a new directory per pass that the processes make first (MKDIR, as `cp -r` does), whose listing the
   gateway then knows.
 * small read: the same files read back by PROCS processes from a fresh gateway.
+* floor (write rows only): spoolfloor.c, the kernel work of the gateway's write path in C with no protocol at all
+  (loopback receive in 256 KiB reads, ISA-L CRC-64, pwrite into a new file in the spool's directory, sendfile of each
+  10 MiB part to a loopback sink): what any server that stages writes on a file system's page cache and uploads them
+  pays before it decodes one RPC; the gateway's write rows minus this row are its RPC, engine and HTTP work.
 * with WARM=1 (the default) each of those rows is followed by "<row> warm": the same workload again in the same
   server process, on other names (a long-lived gateway's steady state; see run_server); WARM=N runs N such passes
   ("<row> warm", "<row> warm2", ...), WARM=0 none. ganesha gets the same rows.
@@ -25,7 +29,7 @@ live threads (from /proc/PID/task/*/status) in each row's JSON; the 1-minute loa
 With PROFILE=1 the gateway's write and read rows (PROFILE_ROWS=write,read,small,small read, each also with " warm":
 which) also carry a JFR recording (settings=profile, or the .jfc file JFR_SETTINGS names): heap bytes allocated per
 GiB (from the jdk.ObjectAllocationSample weights) and the hottest methods. PERF_ROWS (same names, none by default)
-records `perf record -F 499 -g` of the gateway over those rows.
+records `perf record -F 499 -g` of the gateway over those rows (PERF_HZ: another sampling rate).
 """
 import json
 import os
@@ -62,6 +66,7 @@ class Settings:
         self.app = os.environ["APP_ROOT"]
         self.work = os.environ["WORK"]
         self.nfsload = os.environ["NFSLOAD"]
+        self.spoolfloor = os.environ.get("SPOOLFLOOR", "")
         self.size_mib = env_int("SIZE_MIB", 1024)
         self.depth = env_int("DEPTH", 16)
         self.small_count = env_int("SMALL_COUNT", 2000)
@@ -75,7 +80,7 @@ class Settings:
         # JFR's settings for those rows: "profile", or a .jfc file (e.g. one with a higher allocation-sample rate)
         self.jfr_settings = os.environ.get("JFR_SETTINGS", "profile")
         self.perf_rows = [r for r in os.environ.get("PERF_ROWS", "").split(",") if r]
-        self.servers = os.environ.get("SERVERS", "ganesha,ossgw").split(",")
+        self.servers = os.environ.get("SERVERS", "ganesha,floor,ossgw").split(",")
         self.steps = os.environ.get("STEPS", "write,read,small,smallread").split(",")
         self.gw_options = os.environ.get("GW_OPTIONS", "")
         self.gw_java_opts = os.environ.get("GW_JAVA_OPTS", "")
@@ -212,6 +217,31 @@ class Ossgw:
         self.emu.stop(grace=30)
 
 
+class SpoolFloor:
+    """Not a server: spoolfloor.c, the write path's syscalls in C (see the module's docstring). Write rows only."""
+    name = "floor"
+
+    def __init__(self, s):
+        if not s.spoolfloor:
+            raise RuntimeError("SERVERS names floor but SPOOLFLOOR (the built spoolfloor.c) is not set")
+        self.s = s
+        self.spool = os.path.join(s.work, "spool")  # the gateway's tmpdir: the same file system
+        os.makedirs(self.spool, exist_ok=True)
+
+    def write(self, name):
+        load = os.getloadavg()[0]
+        r = subprocess.run([self.s.spoolfloor, str(self.s.size_mib), self.spool], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"spoolfloor failed: {r.stderr.strip()}")
+        return dict(json.loads(r.stdout), server=self.name, row=name, load1=round(load, 2))
+
+    def version(self):
+        return "spoolfloor (C: recv, ISA-L CRC-64, pwrite, sendfile)"
+
+    def stop(self):
+        """Nothing runs between rows."""
+
+
 def nfsload(s, *args):
     r = subprocess.run([s.nfsload, *map(str, args)], capture_output=True, text=True)
     if r.returncode != 0:
@@ -262,7 +292,7 @@ def measure(s, server, name, fn):
     perf = None
     if name in s.perf_rows and server.name == "ossgw":
         perf_file = os.path.join(s.work, f"{name.replace(' ', '-')}-{tag}.perf.data")
-        perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-o", perf_file, "-p", str(server.pid)],
+        perf = subprocess.Popen(["perf", "record", "-F", os.environ.get("PERF_HZ", "499"), "-g", "-o", perf_file, "-p", str(server.pid)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     result = fn()
     (c1, k1), e1 = b.cpu_times(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
@@ -325,6 +355,8 @@ def run_server(s, server, run):
     seq = {p: f"seq-{run}{p.strip()}.bin" for p in passes}
     small_url = {p: (lambda i, p=p: server.url(f"small-{run}{p.strip()}-p{i}")) for p in passes}
     small_dir = {p: [f"smalldir-{run}{p.strip()}"] if s.small_dir else [] for p in passes}
+    if server.name == "floor":
+        return [summarize(server.write("write" + p)) for p in passes] if "write" in s.steps else []
     if server.name == "ossgw":
         if run > 1:
             server.new_store(run)
@@ -363,7 +395,7 @@ def main():
     servers = []
     try:
         for name in s.servers:
-            server = Ganesha(s) if name == "ganesha" else Ossgw(s)
+            server = {"ganesha": Ganesha, "floor": SpoolFloor}.get(name, Ossgw)(s)
             servers.append(server)
             results["versions"][name] = server.version()
         for run in range(1, s.runs + 1):

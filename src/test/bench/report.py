@@ -76,7 +76,9 @@ def nfs_ceiling_table(res):
         out += ["**NFS beside nfs-ganesha FSAL_MEM** (`nfs-ceiling.sh`): " +
                 f"{nc['started']} .. {nc['finished']}; " + ", ".join(nc["versions"].values())
                 + "; the same libnfs client (nfsload, 1 MiB calls kept in flight) against both servers in one private "
-                "network namespace; server CPU only (ossgw: the gateway's JVM; the emulator's beside it).", "",
+                "network namespace; server CPU only (ossgw: the gateway's JVM; the emulator's beside it); `floor`: "
+                "the gateway's write syscalls in C with no protocol (spoolfloor.c: receive, CRC-64, spool pwrite, "
+                "sendfile of the parts).", "",
                 "| server | row | MB/s | files/s | CPU-s / GiB | CPU-s / 1,000 files | heap MB / GiB | peak RSS MiB "
                 "| emulator CPU-s | load |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in nc["rows"]:
