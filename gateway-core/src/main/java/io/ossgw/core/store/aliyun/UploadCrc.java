@@ -64,7 +64,7 @@ public final class UploadCrc {
   }
 
   /** The object's CRC-64 from its parts' in order, or empty when a part's is unknown. */
-  static OptionalLong combine(List<PartETag> parts) {
+  public static OptionalLong combine(List<PartETag> parts) {
     long crc = 0;
     for (PartETag p : parts) {
       if (p.crc64() == null) {

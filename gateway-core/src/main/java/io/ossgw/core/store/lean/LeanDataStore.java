@@ -31,7 +31,8 @@ import java.util.OptionalLong;
 /**
  * The lean data path (issue 14, docs/benchmarks.md "Lean data path" and "Lean metadata path"): PutObject,
  * UploadPart, ranged GetObject, HeadObject, ListObjectsV2, and (issue 22, "FUSE metadata operations") DeleteObject,
- * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}) over ossgw's own blocking HTTP/1.1 client
+ * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}), and InitiateMultipartUpload, CompleteMultipartUpload and
+ * AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") over ossgw's own blocking HTTP/1.1 client
  * ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any request this path
  * cannot carry, goes to the wrapped SDK store unchanged.
  *
@@ -55,6 +56,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
 
   private final LeanOssClient client;
   private final LeanKeyOps keyOps;
+  private final LeanMultipart multipart;
   private final boolean contentMd5;
   private volatile CachedDate lastDate = new CachedDate("", null);
 
@@ -87,6 +89,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
         (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()), config.readwriteTimeout().toMillis(),
         bodyMode, connectTo, trust);
     this.keyOps = new LeanKeyOps(client, config.bucket());
+    this.multipart = new LeanMultipart(client);
     this.contentMd5 = config.contentMd5();
   }
 
@@ -137,6 +140,25 @@ public final class LeanDataStore extends ForwardingObjectStore {
       c.readBody(r, 64 * 1024);
       return new WriteResult(unquote(r.header("etag")), server);
     }, what);
+  }
+
+  /** InitiateMultipartUpload over the lean client; metadata that cannot travel as plain headers goes through the SDK. */
+  @Override
+  public String initiateMultipartUpload(String key, WriteMeta meta) {
+    Map<String, String> h = writeHeaders(meta);
+    return h == null ? delegate.initiateMultipartUpload(key, meta) : multipart.initiate(key, h);
+  }
+
+  /** CompleteMultipartUpload over the lean client, the object's CRC-64 checked against its parts'. */
+  @Override
+  public WriteResult completeMultipartUpload(String key, String uploadId, List<PartETag> parts) {
+    return multipart.complete(key, uploadId, parts);
+  }
+
+  /** AbortMultipartUpload over the lean client; an upload already gone is not an error. */
+  @Override
+  public void abortMultipartUpload(String key, String uploadId) {
+    multipart.abort(key, uploadId);
   }
 
   @Override

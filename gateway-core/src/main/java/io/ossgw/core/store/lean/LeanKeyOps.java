@@ -45,15 +45,23 @@ final class LeanKeyOps {
 
   /** DeleteObject; NOT_FOUND is swallowed as on the SDK path. */
   void deleteObject(String key) {
+    delete(client, key, Map.of(), "DeleteObject " + key, StoreErrorKind.NOT_FOUND);
+  }
+
+  /**
+   * A {@code DELETE} of {@code key} with {@code query} (204 expected, any other 2xx body read and dropped); an error of
+   * kind {@code gone} means the thing is already gone and is not thrown.
+   */
+  static void delete(LeanOssClient client, String key, Map<String, String> query, String what, StoreErrorKind gone) {
     try {
-      client.exchange("DELETE", key, Map.of(), Map.of(), null, (c, r, crc) -> {
+      client.exchange("DELETE", key, query, Map.of(), null, (c, r, crc) -> {
         if (r.status() != 204) {
           c.readBody(r, MAX_REPLY);
         }
         return null;
-      }, "DeleteObject " + key);
+      }, what);
     } catch (StoreException e) {
-      if (e.kind() != StoreErrorKind.NOT_FOUND) {
+      if (e.kind() != gone) {
         throw e;
       }
     }
@@ -68,24 +76,36 @@ final class LeanKeyOps {
     sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete><Quiet>true</Quiet>");
     for (String k : keys) {
       sb.append("<Object><Key>");
-      for (int i = 0; i < k.length(); i++) {
-        char ch = k.charAt(i);
-        switch (ch) {
-          case '&' -> sb.append("&amp;");
-          case '<' -> sb.append("&lt;");
-          case '>' -> sb.append("&gt;");
-          case '\t', '\n', '\r' -> sb.append("&#").append((int) ch).append(';');
-          default -> {
-            if (ch < 0x20 || ch == 0xfffe || ch == 0xffff) {
-              return null;
-            }
-            sb.append(ch);
-          }
-        }
+      if (!appendXmlText(sb, k)) {
+        return null;
       }
       sb.append("</Key></Object>");
     }
     return sb.append("</Delete>").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Appends {@code text} as XML element text: {@code & < > "} as entities, tab, LF and CR as character references (so
+   * no parser normalises them); false, with {@code sb} part-written, when it holds a character XML 1.0 cannot carry.
+   */
+  static boolean appendXmlText(StringBuilder sb, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      switch (ch) {
+        case '&' -> sb.append("&amp;");
+        case '<' -> sb.append("&lt;");
+        case '>' -> sb.append("&gt;");
+        case '"' -> sb.append("&quot;");
+        case '\t', '\n', '\r' -> sb.append("&#").append((int) ch).append(';');
+        default -> {
+          if (ch < 0x20 || ch == 0xfffe || ch == 0xffff) {
+            return false;
+          }
+          sb.append(ch);
+        }
+      }
+    }
+    return true;
   }
 
   /**
@@ -152,10 +172,11 @@ final class LeanKeyOps {
     }, what);
   }
 
-  private static String element(String xml, String name) {
+  /** The text of the first {@code <name>} element of a small reply, its quotes and ampersands decoded, or null. */
+  static String element(String xml, String name) {
     int s = xml.indexOf("<" + name + ">");
     int e = s < 0 ? -1 : xml.indexOf("</" + name + ">", s);
-    return e < 0 ? null : xml.substring(s + name.length() + 2, e).replace("&quot;", "\"");
+    return e < 0 ? null : xml.substring(s + name.length() + 2, e).replace("&quot;", "\"").replace("&amp;", "&");
   }
 
   static String unquote(String etag) {

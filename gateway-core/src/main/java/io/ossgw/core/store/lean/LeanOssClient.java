@@ -154,6 +154,17 @@ final class LeanOssClient implements AutoCloseable {
    */
   <T> T exchange(String method, String key, Map<String, String> query, Map<String, String> headers,
       ContentSource body, Reader<T> reader, String what) {
+    return exchange(method, key, query, headers, body, reader, what, true);
+  }
+
+  /**
+   * As above; with {@code resendOnStale} false a request that met a stale keep-alive connection is not sent again
+   * here but fails as a transient transport error, so the caller's retry layer sees an attempt whose outcome is unknown
+   * (for requests that must not silently run twice: InitiateMultipartUpload would leave a second upload,
+   * CompleteMultipartUpload answer NoSuchUpload for an object it made; see LostInitiateReplies, LostCompleteReplies).
+   */
+  <T> T exchange(String method, String key, Map<String, String> query, Map<String, String> headers,
+      ContentSource body, Reader<T> reader, String what, boolean resendOnStale) {
     long length = body == null ? 0 : body.length();
     byte[] head = head(method, key, query, headers, body == null ? -1 : length);
     boolean headOnly = method.equals("HEAD");
@@ -208,7 +219,7 @@ final class LeanOssClient implements AutoCloseable {
           throw new StoreException(StoreErrorKind.TRANSIENT, "SocketTimeout", 0, null,
               what + ": no progress within the read/write timeout", e);
         }
-        if (reused && !replied && attempt == 0) {
+        if (resendOnStale && reused && !replied && attempt == 0) {
           continue; // a stale keep-alive connection: once more on a fresh one
         }
         throw transport(what, e);

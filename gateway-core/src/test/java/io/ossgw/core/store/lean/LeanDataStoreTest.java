@@ -322,8 +322,8 @@ class LeanDataStoreTest {
   }
 
   /**
-   * Behind the lean path, listing, HEAD, GET, PUT, copies and deletes never build an SDK client; the first SDK-only
-   * call does.
+   * Behind the lean path, listing, HEAD, GET, PUT, copies, deletes and a multipart upload's initiate, complete and
+   * abort never build an SDK client; the first SDK-only call (ListMultipartUploads) does.
    */
   @Test
   void theSdkClientsAreBuiltOnFirstUseOnly() {
@@ -340,8 +340,12 @@ class LeanDataStoreTest {
       s.deleteObject("never-was");
       assertThat(sdk.clientsBuilt()).isZero();
       String upload = s.initiateMultipartUpload("lazy3", new WriteMeta(null, Map.of()));
+      PartETag part = s.uploadPart("lazy3", upload, 1, ContentSource.ofBytes(new byte[] {3}));
+      s.completeMultipartUpload("lazy3", upload, List.of(part));
+      s.abortMultipartUpload("lazy5", s.initiateMultipartUpload("lazy5", new WriteMeta(null, Map.of())));
+      assertThat(sdk.clientsBuilt()).isZero();
+      assertThat(s.listMultipartUploads("", null, null, 10).uploads()).isEmpty();
       assertThat(sdk.clientsBuilt()).isEqualTo(1);
-      s.abortMultipartUpload("lazy3", upload);
     }
     assertThatThrownBy(() -> sdk.copyObject("lazy", "lazy4", null)).isInstanceOf(StoreException.class);
   }

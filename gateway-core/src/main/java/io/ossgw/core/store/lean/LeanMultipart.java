@@ -1,0 +1,102 @@
+package io.ossgw.core.store.lean;
+
+import io.ossgw.core.store.ContentSource;
+import io.ossgw.core.store.PartETag;
+import io.ossgw.core.store.StoreErrorKind;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.store.aliyun.UploadCrc;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * InitiateMultipartUpload, CompleteMultipartUpload and AbortMultipartUpload over the lean client (issue 22: on the SDK
+ * these three built the SDK's whole client, Apache HttpClient and all, at a gateway's first large write and ran its
+ * request path interpreted: about a tenth of a fresh gateway's first GiB written, docs/benchmarks.md "Twelfth pass").
+ * The wire follows reference/oss-api.md §2.2 and the OSS API docs, as aliyun-sdk-oss sends it:
+ * <ul>
+ *   <li>InitiateMultipartUpload: {@code POST /key?uploads} with Content-Type and {@code x-oss-meta-*},
+ *       {@code Content-Length: 0}; the upload id from {@code <InitiateMultipartUploadResult><UploadId>}.
+ *   <li>CompleteMultipartUpload: {@code POST /key?uploadId=U} with
+ *       {@code <CompleteMultipartUpload><Part><PartNumber>n</PartNumber><ETag>"etag"</ETag></Part>...} in ascending part
+ *       order (OSS answers InvalidPartOrder otherwise); the ETag from {@code <CompleteMultipartUploadResult><ETag>},
+ *       and the whole object's {@code x-oss-hash-crc64ecma} checked against the parts' CRCs combined (as the SDK path
+ *       does, {@link UploadCrc#check}: a mismatch is a transient {@code InconsistentCRC}).
+ *   <li>AbortMultipartUpload: {@code DELETE /key?uploadId=U}, 204; NoSuchUpload is not an error (the upload is gone).
+ * </ul>
+ * Initiate and Complete are not sent a second time by the client when they meet a stale keep-alive connection
+ * ({@link LeanOssClient#exchange(String, String, Map, Map, ContentSource, LeanOssClient.Reader, String, boolean)}):
+ * the retry layer above decides, knowing the first attempt's outcome is unknown.
+ */
+final class LeanMultipart {
+  private static final int MAX_REPLY = 1 << 20;
+
+  private final LeanOssClient client;
+
+  LeanMultipart(LeanOssClient client) {
+    this.client = client;
+  }
+
+  /**
+   * @param metaHeaders Content-Type and {@code x-oss-meta-*} of the object the upload makes (plain ASCII values)
+   * @return the upload id
+   * @throws StoreException on an error reply, a transport failure, or a reply without an UploadId
+   */
+  String initiate(String key, Map<String, String> metaHeaders) {
+    String what = "InitiateMultipartUpload " + key;
+    return client.exchange("POST", key, Map.of("uploads", ""), metaHeaders, ContentSource.ofBytes(new byte[0]),
+        (c, r, crc) -> {
+          String id = LeanKeyOps.element(new String(c.readBody(r, MAX_REPLY), StandardCharsets.UTF_8), "UploadId");
+          if (id == null || id.isEmpty()) {
+            throw new StoreException(StoreErrorKind.OTHER, "MalformedResponse", 0, r.header("x-oss-request-id"),
+                what + ": no UploadId in the reply", null);
+          }
+          return id;
+        }, what, false);
+  }
+
+  /**
+   * @param parts every part of the upload, in any order
+   * @return the object's ETag (unquoted) and the CRC-64 OSS reported for it
+   * @throws StoreException on an error reply (InvalidPart, InvalidPartOrder, EntityTooSmall, NoSuchUpload), a
+   *     transport failure, or a CRC-64 that does not match the parts'
+   */
+  WriteResult complete(String key, String uploadId, List<PartETag> parts) {
+    List<PartETag> ordered = new ArrayList<>(parts);
+    ordered.sort(Comparator.comparingInt(PartETag::partNumber));
+    String what = "CompleteMultipartUpload " + key;
+    return client.exchange("POST", key, Map.of("uploadId", uploadId), Map.of("content-type", "application/xml"),
+        ContentSource.ofBytes(completeBody(ordered)), (c, r, crc) -> {
+          String xml = new String(c.readBody(r, MAX_REPLY), StandardCharsets.UTF_8);
+          String server = r.header("x-oss-hash-crc64ecma");
+          UploadCrc.check(UploadCrc.combine(ordered), server == null ? null : Long.parseUnsignedLong(server),
+              r.header("x-oss-request-id"), what);
+          String etag = LeanKeyOps.element(xml, "ETag");
+          return new WriteResult(LeanKeyOps.unquote(etag != null ? etag : r.header("etag")), server);
+        }, what, false);
+  }
+
+  /** Aborts the upload; one already gone (NoSuchUpload) is not an error. */
+  void abort(String key, String uploadId) {
+    LeanKeyOps.delete(client, key, Map.of("uploadId", uploadId), "AbortMultipartUpload " + key,
+        StoreErrorKind.NO_SUCH_UPLOAD);
+  }
+
+  /** The request body of CompleteMultipartUpload; ETags quoted as OSS gives them (as {@code &quot;}, as the SDK). */
+  static byte[] completeBody(List<PartETag> ordered) {
+    StringBuilder sb = new StringBuilder(64 + ordered.size() * 96);
+    sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?><CompleteMultipartUpload>");
+    for (PartETag p : ordered) {
+      sb.append("<Part><PartNumber>").append(p.partNumber()).append("</PartNumber><ETag>&quot;");
+      if (!LeanKeyOps.appendXmlText(sb, LeanKeyOps.unquote(p.etag()))) {
+        throw new StoreException(StoreErrorKind.INVALID_REQUEST, "InvalidPart", 0, null,
+            "CompleteMultipartUpload: the ETag of part " + p.partNumber() + " cannot travel in XML", null);
+      }
+      sb.append("&quot;</ETag></Part>");
+    }
+    return sb.append("</CompleteMultipartUpload>").toString().getBytes(StandardCharsets.UTF_8);
+  }
+}

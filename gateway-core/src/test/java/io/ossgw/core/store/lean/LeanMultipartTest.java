@@ -1,0 +1,161 @@
+package io.ossgw.core.store.lean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.aliyun.oss.OSS;
+import com.aliyun.oss.model.ObjectMetadata;
+import io.ossgw.core.config.Credentials;
+import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.store.ContentSource;
+import io.ossgw.core.store.PartETag;
+import io.ossgw.core.store.StoreErrorKind;
+import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.WriteMeta;
+import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.store.aliyun.AliyunObjectStore;
+import io.ossgw.core.util.Crc64;
+import io.ossgw.emulator.OssEmulator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * InitiateMultipartUpload, CompleteMultipartUpload and AbortMultipartUpload on the lean client against the emulator
+ * (V4 verified): aliyun-sdk-oss reads the object a lean upload made (bytes, Content-Type, {@code x-oss-meta-*}, the
+ * multipart ETag), parts handed over out of order are completed in order, a part CRC that does not match the object's
+ * is a transient InconsistentCRC, an aborted upload is gone, and a Complete whose reply is lost on a reused connection
+ * is not sent again by the client (the retry layer decides: LostCompleteReplies), all without building an SDK client.
+ */
+class LeanMultipartTest {
+  static OssEmulator emu;
+  static OSS sdk;
+  static AliyunObjectStore sdkStore;
+  static LeanDataStore store;
+
+  @BeforeAll
+  static void start() {
+    emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("mpu").credentials("ak", "sk").authEnabled(true)
+        .build().start();
+    sdk = LeanDataStoreTest.sdk(emu.endpoint());
+    EngineConfig c = LeanDataStoreTest.config(emu.endpoint(), "mpu", new Credentials("ak", "sk"));
+    sdkStore = new AliyunObjectStore(c);
+    store = (LeanDataStore) LeanDataStore.wrap(sdkStore, c);
+  }
+
+  @AfterAll
+  static void stop() {
+    store.close();
+    sdk.shutdown();
+    emu.close();
+  }
+
+  @AfterEach
+  void clearFaults() {
+    emu.faults().clear();
+  }
+
+  /** Three parts (two of 100 KiB, one of 5,000 bytes) uploaded under {@code key}; returned out of order. */
+  static List<PartETag> parts(String key, String uploadId, ByteArrayOutputStream all) {
+    List<PartETag> parts = new ArrayList<>();
+    int[] sizes = {100 * 1024, 100 * 1024, 5000};
+    for (int i = 0; i < sizes.length; i++) {
+      byte[] b = LeanDataStoreTest.random(sizes[i], key.hashCode() + i);
+      all.writeBytes(b);
+      parts.add(store.uploadPart(key, uploadId, i + 1, ContentSource.ofBytes(b)));
+    }
+    return List.of(parts.get(2), parts.get(0), parts.get(1));
+  }
+
+  @Test
+  void anUploadMadeOnTheLeanPathReadsBackThroughTheSdk() throws IOException {
+    String key = "dir/b ig+ü.bin";
+    emu.counters().reset();
+    String id = store.initiateMultipartUpload(key, new WriteMeta("text/x-parts", Map.of("mode", "33188", "uid", "7")));
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    WriteResult w = store.completeMultipartUpload(key, id, parts(key, id, all));
+
+    try (var o = sdk.getObject("mpu", key)) {
+      assertThat(o.getObjectContent().readAllBytes()).isEqualTo(all.toByteArray());
+    }
+    ObjectMetadata md = sdk.getObjectMetadata("mpu", key);
+    assertThat(md.getContentType()).isEqualTo("text/x-parts");
+    assertThat(md.getUserMetadata()).containsEntry("mode", "33188").containsEntry("uid", "7");
+    assertThat(md.getObjectType()).isEqualTo("Multipart");
+    assertThat(md.getETag()).isEqualTo(w.etag()).endsWith("-3");
+    byte[] bytes = all.toByteArray();
+    assertThat(w.crc64()).isEqualTo(Long.toUnsignedString(Crc64.update(0, bytes, 0, bytes.length)));
+    assertThat(emu.counters().get("InitiateMultipartUpload")).isEqualTo(1);
+    assertThat(emu.counters().get("CompleteMultipartUpload")).isEqualTo(1);
+    assertThat(sdkStore.clientsBuilt()).isZero();
+  }
+
+  @Test
+  void aPartCrcThatDoesNotMatchTheObjectIsATransientInconsistentCrc() {
+    String key = "crc.bin";
+    String id = store.initiateMultipartUpload(key, new WriteMeta(null, Map.of()));
+    List<PartETag> parts = new ArrayList<>(parts(key, id, new ByteArrayOutputStream()));
+    PartETag p = parts.get(0);
+    parts.set(0, new PartETag(p.partNumber(), p.etag(), p.size(), p.crc64() ^ 1));
+    assertThatThrownBy(() -> store.completeMultipartUpload(key, id, parts)).isInstanceOf(StoreException.class)
+        .satisfies(e -> {
+          assertThat(((StoreException) e).kind()).isEqualTo(StoreErrorKind.TRANSIENT);
+          assertThat(((StoreException) e).code()).isEqualTo("InconsistentCRC");
+          assertThat(e).hasMessageContaining("CompleteMultipartUpload crc.bin");
+        });
+  }
+
+  @Test
+  void anAbortedUploadIsGoneAndASecondAbortIsNoError() {
+    String key = "aborted.bin";
+    String id = store.initiateMultipartUpload(key, new WriteMeta(null, Map.of()));
+    List<PartETag> parts = parts(key, id, new ByteArrayOutputStream());
+    store.abortMultipartUpload(key, id);
+    store.abortMultipartUpload(key, id);
+    assertThatThrownBy(() -> store.completeMultipartUpload(key, id, parts)).isInstanceOf(StoreException.class)
+        .satisfies(e -> assertThat(((StoreException) e).kind()).isEqualTo(StoreErrorKind.NO_SUCH_UPLOAD));
+    assertThat(sdk.doesObjectExist("mpu", key)).isFalse();
+    assertThat(sdkStore.clientsBuilt()).isZero();
+  }
+
+  @Test
+  void aCompleteWhoseReplyIsLostIsNotSentAgainByTheClient() {
+    String key = "lost-reply.bin";
+    String id = store.initiateMultipartUpload(key, new WriteMeta(null, Map.of()));
+    List<PartETag> parts = parts(key, id, new ByteArrayOutputStream()); // the connection is now a reused one
+    emu.counters().reset();
+    emu.faults().dropRepliesNext(1, Set.of("CompleteMultipartUpload"));
+    assertThatThrownBy(() -> store.completeMultipartUpload(key, id, parts)).isInstanceOf(StoreException.class)
+        .satisfies(e -> assertThat(((StoreException) e).kind()).isEqualTo(StoreErrorKind.TRANSIENT));
+    assertThat(emu.counters().get("CompleteMultipartUpload")).isEqualTo(1);
+    assertThat(sdk.doesObjectExist("mpu", key)).isTrue(); // done by OSS: the retry layer's HEAD finds it
+  }
+
+  @Test
+  void metadataThatIsNotPlainAsciiIsInitiatedThroughTheSdk() {
+    EngineConfig c = LeanDataStoreTest.config(emu.endpoint(), "mpu", new Credentials("ak", "sk"));
+    AliyunObjectStore own = new AliyunObjectStore(c);
+    try (var s = LeanDataStore.wrap(own, c)) {
+      String key = "utf8-meta.bin";
+      String id = s.initiateMultipartUpload(key, new WriteMeta(null, Map.of("note", "naïve")));
+      assertThat(own.clientsBuilt()).isEqualTo(1);
+      s.completeMultipartUpload(key, id, parts(key, id, new ByteArrayOutputStream()));
+      assertThat(sdk.getObjectMetadata("mpu", key).getUserMetadata()).containsKey("note");
+    }
+  }
+
+  @Test
+  void theCompleteBodyListsThePartsInOrderWithQuotedEtags() {
+    String xml = new String(LeanMultipart.completeBody(List.of(new PartETag(1, "A1", 5), new PartETag(2, "\"b&2\"", 5))),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(xml).endsWith("<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>&quot;A1&quot;</ETag></Part>"
+        + "<Part><PartNumber>2</PartNumber><ETag>&quot;b&amp;2&quot;</ETag></Part></CompleteMultipartUpload>");
+  }
+}
