@@ -31,8 +31,8 @@ import java.util.OptionalLong;
 /**
  * The lean data path (issue 14, docs/benchmarks.md "Lean data path" and "Lean metadata path"): PutObject,
  * UploadPart, ranged GetObject, HeadObject, ListObjectsV2, and (issue 22, "FUSE metadata operations") DeleteObject,
- * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}), and InitiateMultipartUpload, CompleteMultipartUpload and
- * AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") over ossgw's own blocking HTTP/1.1 client
+ * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}), and InitiateMultipartUpload, UploadPartCopy,
+ * CompleteMultipartUpload and AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") over ossgw's own blocking HTTP/1.1 client
  * ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any request this path
  * cannot carry, goes to the wrapped SDK store unchanged.
  *
@@ -89,7 +89,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
         (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()), config.readwriteTimeout().toMillis(),
         bodyMode, connectTo, trust);
     this.keyOps = new LeanKeyOps(client, config.bucket());
-    this.multipart = new LeanMultipart(client);
+    this.multipart = new LeanMultipart(client, config.bucket());
     this.contentMd5 = config.contentMd5();
   }
 
@@ -147,6 +147,20 @@ public final class LeanDataStore extends ForwardingObjectStore {
   public String initiateMultipartUpload(String key, WriteMeta meta) {
     Map<String, String> h = writeHeaders(meta);
     return h == null ? delegate.initiateMultipartUpload(key, meta) : multipart.initiate(key, h);
+  }
+
+  /** UploadPartCopy over the lean client (any source ETag). */
+  @Override
+  public PartETag uploadPartCopy(String sourceKey, long sourceOffset, long length, String key, String uploadId,
+      int partNumber) {
+    return multipart.uploadPartCopy(sourceKey, null, sourceOffset, length, key, uploadId, partNumber);
+  }
+
+  /** UploadPartCopy over the lean client, refused by OSS (PreconditionFailed) when the source's ETag is not this. */
+  @Override
+  public PartETag uploadPartCopy(String sourceKey, String sourceEtag, long sourceOffset, long length, String key,
+      String uploadId, int partNumber) {
+    return multipart.uploadPartCopy(sourceKey, sourceEtag, sourceOffset, length, key, uploadId, partNumber);
   }
 
   /** CompleteMultipartUpload over the lean client, the object's CRC-64 checked against its parts'. */

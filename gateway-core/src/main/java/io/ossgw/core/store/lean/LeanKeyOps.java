@@ -158,8 +158,7 @@ final class LeanKeyOps {
    */
   WriteResult copyObject(String sourceKey, String destinationKey, Map<String, String> metaHeaders) {
     Map<String, String> h = new LinkedHashMap<>();
-    StringBuilder source = new StringBuilder(sourceKey.length() + bucket.length() + 8).append('/').append(bucket).append('/');
-    h.put("x-oss-copy-source", OssV4Signer.encode(source, sourceKey, false).toString());
+    h.put("x-oss-copy-source", copySource(bucket, sourceKey));
     if (metaHeaders != null) {
       h.put("x-oss-metadata-directive", "REPLACE");
       h.putAll(metaHeaders);
@@ -170,6 +169,12 @@ final class LeanKeyOps {
       String etag = element(xml, "ETag");
       return new WriteResult(unquote(etag != null ? etag : r.header("etag")), null);
     }, what);
+  }
+
+  /** {@code x-oss-copy-source}: {@code /bucket/} + the percent-encoded key ({@code /} as {@code %2F}, as the SDK). */
+  static String copySource(String bucket, String key) {
+    StringBuilder source = new StringBuilder(key.length() + bucket.length() + 8).append('/').append(bucket).append('/');
+    return OssV4Signer.encode(source, key, false).toString();
   }
 
   /** The text of the first {@code <name>} element of a small reply, its quotes and ampersands decoded, or null. */

@@ -9,17 +9,22 @@ import io.ossgw.core.store.aliyun.UploadCrc;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * InitiateMultipartUpload, CompleteMultipartUpload and AbortMultipartUpload over the lean client (issue 22: on the SDK
- * these three built the SDK's whole client, Apache HttpClient and all, at a gateway's first large write and ran its
+ * InitiateMultipartUpload, UploadPartCopy, CompleteMultipartUpload and AbortMultipartUpload over the lean client
+ * (issue 22: on the SDK these built the SDK's whole client, Apache HttpClient and all, at a gateway's first large write and ran its
  * request path interpreted: about a tenth of a fresh gateway's first GiB written, docs/benchmarks.md "Twelfth pass").
  * The wire follows reference/oss-api.md §2.2 and the OSS API docs, as aliyun-sdk-oss sends it:
  * <ul>
  *   <li>InitiateMultipartUpload: {@code POST /key?uploads} with Content-Type and {@code x-oss-meta-*},
  *       {@code Content-Length: 0}; the upload id from {@code <InitiateMultipartUploadResult><UploadId>}.
+ *   <li>UploadPartCopy: {@code PUT /key?partNumber=n&uploadId=U} with {@code x-oss-copy-source} (as CopyObject's),
+ *       {@code x-oss-copy-source-range: bytes=first-last} and, given the source's ETag,
+ *       {@code x-oss-copy-source-if-match}; the part's ETag from {@code <CopyPartResult><ETag>}. Its CRC-64 is left
+ *       unknown, as on the SDK path, so an upload with a copied part is completed without the whole-object check.
  *   <li>CompleteMultipartUpload: {@code POST /key?uploadId=U} with
  *       {@code <CompleteMultipartUpload><Part><PartNumber>n</PartNumber><ETag>"etag"</ETag></Part>...} in ascending part
  *       order (OSS answers InvalidPartOrder otherwise); the ETag from {@code <CompleteMultipartUploadResult><ETag>},
@@ -35,9 +40,11 @@ final class LeanMultipart {
   private static final int MAX_REPLY = 1 << 20;
 
   private final LeanOssClient client;
+  private final String bucket;
 
-  LeanMultipart(LeanOssClient client) {
+  LeanMultipart(LeanOssClient client, String bucket) {
     this.client = client;
+    this.bucket = bucket;
   }
 
   /**
@@ -56,6 +63,32 @@ final class LeanMultipart {
           }
           return id;
         }, what, false);
+  }
+
+  /**
+   * Part {@code partNumber} of the upload made server-side from bytes [offset, offset + length) of {@code sourceKey}.
+   *
+   * @param sourceEtag the source's ETag (unquoted) the copy requires, or null for any
+   * @param length bytes, at least 1
+   * @throws StoreException on an error reply (PreconditionFailed when the source changed, NoSuchKey, NoSuchUpload,
+   *     InvalidArgument for an Appendable source) or a transport failure
+   */
+  PartETag uploadPartCopy(String sourceKey, String sourceEtag, long offset, long length, String key, String uploadId,
+      int partNumber) {
+    Map<String, String> q = new LinkedHashMap<>();
+    q.put("partNumber", Integer.toString(partNumber));
+    q.put("uploadId", uploadId);
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("x-oss-copy-source", LeanKeyOps.copySource(bucket, sourceKey));
+    h.put("x-oss-copy-source-range", "bytes=" + offset + "-" + (offset + length - 1));
+    if (sourceEtag != null) {
+      h.put("x-oss-copy-source-if-match", "\"" + sourceEtag + "\"");
+    }
+    String what = "UploadPartCopy " + sourceKey + " -> " + key + " #" + partNumber;
+    return client.exchange("PUT", key, q, h, ContentSource.ofBytes(new byte[0]), (c, r, crc) -> {
+      String etag = LeanKeyOps.element(new String(c.readBody(r, MAX_REPLY), StandardCharsets.UTF_8), "ETag");
+      return new PartETag(partNumber, LeanKeyOps.unquote(etag != null ? etag : r.header("etag")), length);
+    }, what);
   }
 
   /**

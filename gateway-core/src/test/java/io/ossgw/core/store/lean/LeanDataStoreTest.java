@@ -322,8 +322,8 @@ class LeanDataStoreTest {
   }
 
   /**
-   * Behind the lean path, listing, HEAD, GET, PUT, copies, deletes and a multipart upload's initiate, complete and
-   * abort never build an SDK client; the first SDK-only call (ListMultipartUploads) does.
+   * Behind the lean path, listing, HEAD, GET, PUT, copies, deletes and a multipart upload's initiate, part copies,
+   * complete and abort never build an SDK client; the first SDK-only call (ListMultipartUploads) does.
    */
   @Test
   void theSdkClientsAreBuiltOnFirstUseOnly() {
@@ -340,8 +340,9 @@ class LeanDataStoreTest {
       s.deleteObject("never-was");
       assertThat(sdk.clientsBuilt()).isZero();
       String upload = s.initiateMultipartUpload("lazy3", new WriteMeta(null, Map.of()));
-      PartETag part = s.uploadPart("lazy3", upload, 1, ContentSource.ofBytes(new byte[] {3}));
-      s.completeMultipartUpload("lazy3", upload, List.of(part));
+      PartETag part = s.uploadPart("lazy3", upload, 1, ContentSource.ofBytes(new byte[100 * 1024]));
+      PartETag copied = s.uploadPartCopy("lazy", 0, 1, "lazy3", upload, 2);
+      s.completeMultipartUpload("lazy3", upload, List.of(part, copied));
       s.abortMultipartUpload("lazy5", s.initiateMultipartUpload("lazy5", new WriteMeta(null, Map.of())));
       assertThat(sdk.clientsBuilt()).isZero();
       assertThat(s.listMultipartUploads("", null, null, 10).uploads()).isEmpty();

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * InitiateMultipartUpload, CompleteMultipartUpload and AbortMultipartUpload on the lean client against the emulator
- * (V4 verified): aliyun-sdk-oss reads the object a lean upload made (bytes, Content-Type, {@code x-oss-meta-*}, the
- * multipart ETag), parts handed over out of order are completed in order, a part CRC that does not match the object's
+ * InitiateMultipartUpload, UploadPartCopy, CompleteMultipartUpload and AbortMultipartUpload on the lean client against
+ * the emulator (V4 verified): aliyun-sdk-oss reads the object a lean upload made (bytes, Content-Type,
+ * {@code x-oss-meta-*}, the multipart ETag), parts handed over out of order are completed in order, parts copied from
+ * ranges of another object (its key escaped, its ETag required) make its bytes, a part CRC that does not match the object's
  * is a transient InconsistentCRC, an aborted upload is gone, and a Complete whose reply is lost on a reused connection
  * is not sent again by the client (the retry layer decides: LostCompleteReplies), all without building an SDK client.
  */
@@ -94,6 +95,32 @@ class LeanMultipartTest {
     assertThat(w.crc64()).isEqualTo(Long.toUnsignedString(Crc64.update(0, bytes, 0, bytes.length)));
     assertThat(emu.counters().get("InitiateMultipartUpload")).isEqualTo(1);
     assertThat(emu.counters().get("CompleteMultipartUpload")).isEqualTo(1);
+    assertThat(sdkStore.clientsBuilt()).isZero();
+  }
+
+  @Test
+  void uploadPartCopyBuildsAnObjectFromRangesOfAnotherAndChecksItsEtag() throws IOException {
+    String src = "src/a&b c+ü.bin";
+    byte[] data = LeanDataStoreTest.random(300 * 1024 + 17, 99);
+    sdk.putObject("mpu", src, new java.io.ByteArrayInputStream(data));
+    String etag = sdk.getObjectMetadata("mpu", src).getETag();
+    String dst = "dst/copied.bin";
+    String id = store.initiateMultipartUpload(dst, new WriteMeta(null, Map.of()));
+    long[] cuts = {0, 100 * 1024, 200 * 1024, data.length};
+    List<PartETag> parts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      PartETag p = store.uploadPartCopy(src, etag, cuts[i], cuts[i + 1] - cuts[i], dst, id, i + 1);
+      assertThat(p.size()).isEqualTo(cuts[i + 1] - cuts[i]);
+      assertThat(p.crc64()).isNull(); // unknown, as on the SDK path: no whole-object check with copied parts
+      parts.add(p);
+    }
+    assertThatThrownBy(() -> store.uploadPartCopy(src, "0123456789abcdef0123456789ABCDEF", 0, 10, dst, id, 4))
+        .isInstanceOf(StoreException.class)
+        .satisfies(e -> assertThat(((StoreException) e).kind()).isEqualTo(StoreErrorKind.PRECONDITION_FAILED));
+    store.completeMultipartUpload(dst, id, parts);
+    try (var o = sdk.getObject("mpu", dst)) {
+      assertThat(o.getObjectContent().readAllBytes()).isEqualTo(data);
+    }
     assertThat(sdkStore.clientsBuilt()).isZero();
   }
 
