@@ -32,9 +32,9 @@ import java.util.OptionalLong;
  * The lean data path (issue 14, docs/benchmarks.md "Lean data path" and "Lean metadata path"): PutObject,
  * UploadPart, ranged GetObject, HeadObject, ListObjectsV2, and (issue 22, "FUSE metadata operations") DeleteObject,
  * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}), and InitiateMultipartUpload, UploadPartCopy,
- * CompleteMultipartUpload and AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") over ossgw's own blocking HTTP/1.1 client
- * ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any request this path
- * cannot carry, goes to the wrapped SDK store unchanged.
+ * CompleteMultipartUpload and AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") over ossgw's own blocking
+ * HTTP/1.1 client ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any
+ * request this path cannot carry, goes to the wrapped SDK store unchanged.
  *
  * <p>The wire is the SDK's: the same headers (Content-Type, Content-Length, {@code x-oss-meta-*}, Content-MD5 with
  * {@code enable_content_md5}; {@code Range} with {@code x-oss-range-behavior: standard} and {@code If-Match} on GETs;
@@ -142,7 +142,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
     }, what);
   }
 
-  /** InitiateMultipartUpload over the lean client; metadata that cannot travel as plain headers goes through the SDK. */
+  /** InitiateMultipartUpload over the lean client; metadata that is not plain ASCII goes through the SDK. */
   @Override
   public String initiateMultipartUpload(String key, WriteMeta meta) {
     Map<String, String> h = writeHeaders(meta);

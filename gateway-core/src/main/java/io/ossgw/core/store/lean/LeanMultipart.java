@@ -15,8 +15,9 @@ import java.util.Map;
 
 /**
  * InitiateMultipartUpload, UploadPartCopy, CompleteMultipartUpload and AbortMultipartUpload over the lean client
- * (issue 22: on the SDK these built the SDK's whole client, Apache HttpClient and all, at a gateway's first large write and ran its
- * request path interpreted: about a tenth of a fresh gateway's first GiB written, docs/benchmarks.md "Twelfth pass").
+ * (issue 22: on the SDK these built the SDK's whole client, Apache HttpClient and all, at a gateway's first large write
+ * and ran its request path interpreted: about a tenth of a fresh gateway's first GiB written, docs/benchmarks.md
+ * "Twelfth pass").
  * The wire follows reference/oss-api.md §2.2 and the OSS API docs, as aliyun-sdk-oss sends it:
  * <ul>
  *   <li>InitiateMultipartUpload: {@code POST /key?uploads} with Content-Type and {@code x-oss-meta-*},
@@ -26,9 +27,9 @@ import java.util.Map;
  *       {@code x-oss-copy-source-if-match}; the part's ETag from {@code <CopyPartResult><ETag>}. Its CRC-64 is left
  *       unknown, as on the SDK path, so an upload with a copied part is completed without the whole-object check.
  *   <li>CompleteMultipartUpload: {@code POST /key?uploadId=U} with
- *       {@code <CompleteMultipartUpload><Part><PartNumber>n</PartNumber><ETag>"etag"</ETag></Part>...} in ascending part
- *       order (OSS answers InvalidPartOrder otherwise); the ETag from {@code <CompleteMultipartUploadResult><ETag>},
- *       and the whole object's {@code x-oss-hash-crc64ecma} checked against the parts' CRCs combined (as the SDK path
+ *       {@code <CompleteMultipartUpload><Part><PartNumber>n</PartNumber><ETag>"etag"</ETag></Part>...} in
+ *       ascending part order (OSS answers InvalidPartOrder otherwise); the ETag from
+ *       {@code <CompleteMultipartUploadResult><ETag>}, and the whole object's {@code x-oss-hash-crc64ecma} checked against the parts' CRCs combined (as the SDK path
  *       does, {@link UploadCrc#check}: a mismatch is a transient {@code InconsistentCRC}).
  *   <li>AbortMultipartUpload: {@code DELETE /key?uploadId=U}, 204; NoSuchUpload is not an error (the upload is gone).
  * </ul>

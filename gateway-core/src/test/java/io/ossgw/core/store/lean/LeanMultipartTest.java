@@ -30,10 +30,11 @@ import org.junit.jupiter.api.Test;
 /**
  * InitiateMultipartUpload, UploadPartCopy, CompleteMultipartUpload and AbortMultipartUpload on the lean client against
  * the emulator (V4 verified): aliyun-sdk-oss reads the object a lean upload made (bytes, Content-Type,
- * {@code x-oss-meta-*}, the multipart ETag), parts handed over out of order are completed in order, parts copied from
- * ranges of another object (its key escaped, its ETag required) make its bytes, a part CRC that does not match the object's
- * is a transient InconsistentCRC, an aborted upload is gone, and a Complete whose reply is lost on a reused connection
- * is not sent again by the client (the retry layer decides: LostCompleteReplies), all without building an SDK client.
+ * {@code x-oss-meta-*}, the multipart ETag); parts handed over out of order are completed in order; parts copied from
+ * ranges of another object (its key escaped, its ETag required) make its bytes; a part CRC that does not match the
+ * object's is a transient InconsistentCRC; an aborted upload is gone; and a Complete whose reply is lost on a reused
+ * connection is not sent again by the client (the retry layer decides: LostCompleteReplies); all without building an
+ * SDK client.
  */
 class LeanMultipartTest {
   static OssEmulator emu;
@@ -180,9 +181,9 @@ class LeanMultipartTest {
 
   @Test
   void theCompleteBodyListsThePartsInOrderWithQuotedEtags() {
-    String xml = new String(LeanMultipart.completeBody(List.of(new PartETag(1, "A1", 5), new PartETag(2, "\"b&2\"", 5))),
-        java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(xml).endsWith("<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>&quot;A1&quot;</ETag></Part>"
+    byte[] body = LeanMultipart.completeBody(List.of(new PartETag(1, "A1", 5), new PartETag(2, "\"b&2\"", 5)));
+    assertThat(new String(body, java.nio.charset.StandardCharsets.UTF_8)).endsWith("<CompleteMultipartUpload>"
+        + "<Part><PartNumber>1</PartNumber><ETag>&quot;A1&quot;</ETag></Part>"
         + "<Part><PartNumber>2</PartNumber><ETag>&quot;b&amp;2&quot;</ETag></Part></CompleteMultipartUpload>");
   }
 }
