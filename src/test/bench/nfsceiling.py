@@ -292,7 +292,8 @@ def measure(s, server, name, fn):
     perf = None
     if name in s.perf_rows and server.name == "ossgw":
         perf_file = os.path.join(s.work, f"{name.replace(' ', '-')}-{tag}.perf.data")
-        perf = subprocess.Popen(["perf", "record", "-F", os.environ.get("PERF_HZ", "499"), "-g", "-o", perf_file, "-p", str(server.pid)],
+        hz = os.environ.get("PERF_HZ", "499")
+        perf = subprocess.Popen(["perf", "record", "-F", hz, "-g", "-o", perf_file, "-p", str(server.pid)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     result = fn()
     (c1, k1), e1 = b.cpu_times(server.pid), b.cpu_seconds(emu_pid) if emu_pid else 0
