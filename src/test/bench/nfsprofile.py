@@ -53,24 +53,14 @@ def main():
                                  ("the spool's pwrite", "sun/nio/ch/UnixFileDispatcherImpl.pwrite0")):
                 if frame in names:
                     parts[label] += n
-    share = lambda c: f"{100 * c / total:5.1f} %"  # noqa: E731
     print(f"{total} samples")
-    print("leaf frames:")
-    for k, c in leaf_kind.most_common():
-        print(f"  {share(c)}  {k}")
-    print("under an NFSv3 procedure:")
-    for k, c in procs.most_common(top):
-        print(f"  {share(c)}  {k}")
-    print("parts of the path (they overlap the procedures):")
-    for k, c in parts.most_common():
-        print(f"  {share(c)}  {k}")
-    print("kernel and native time by the nearest Java frame:")
-    for k, c in by_java.most_common(top):
-        print(f"  {share(c)}  {k[:150]}")
-    print("Java leaf frames:")
-    for k, c in java_leaf.most_common(top):
-        print(f"  {share(c)}  {k[:150]}")
-
+    for title, counter, n in (("leaf frames", leaf_kind, None), ("under an NFSv3 procedure", procs, top),
+                              ("parts of the path (they overlap the procedures)", parts, None),
+                              ("kernel and native time by the nearest Java frame", by_java, top),
+                              ("Java leaf frames", java_leaf, top)):
+        print(title + ":")
+        for k, c in counter.most_common(n):
+            print(f"  {100 * c / total:5.1f} %  {k[:150]}")
 
 if __name__ == "__main__":
     main()
