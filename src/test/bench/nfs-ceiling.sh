@@ -44,14 +44,7 @@ if (( ${#missing[@]} )); then
 fi
 
 # the JDK 25 the launcher would pick (jcmd and jfr for the profiles)
-if [[ -z "${JAVA_HOME:-}" ]]; then
-  for c in $(ls -d /usr/lib/jvm/* 2>/dev/null | sort -rV); do
-    if [[ -x "$c/bin/jcmd" ]] && "$c/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then
-      export JAVA_HOME="$c"
-      break
-    fi
-  done
-fi
+. "$HERE/jdk.sh"
 
 rm -rf "$WORK"
 mkdir -p "$WORK"

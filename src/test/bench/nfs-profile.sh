@@ -23,14 +23,8 @@ AP_VERSION=${AP_VERSION:-4.2}
 die() { echo "nfs-profile: $*" >&2; exit 1; }
 [[ "$WHAT" == write || "$WHAT" == small ]] || die "workload is write or small, not $WHAT"
 [[ -f "$ROOT/gateway-app/target/quarkus-app/quarkus-run.jar" ]] || die "no built gateway under $ROOT"
-if [[ -z "${JAVA_HOME:-}" ]]; then
-  for c in $(ls -d /usr/lib/jvm/* 2>/dev/null | sort -rV); do
-    if [[ -x "$c/bin/jcmd" ]] && "$c/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then
-      export JAVA_HOME="$c"
-      break
-    fi
-  done
-fi
+# the JDK 25 the launcher would pick (jcmd and jfr for the profiles)
+. "$HERE/jdk.sh"
 [[ -x "${JAVA_HOME:-}/bin/jcmd" ]] || die "no JDK 25 or newer (JAVA_HOME, /usr/lib/jvm/*)"
 
 TARGET="$HERE/target"
