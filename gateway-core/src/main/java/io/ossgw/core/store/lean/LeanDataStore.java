@@ -1,6 +1,7 @@
 package io.ossgw.core.store.lean;
 
 import io.ossgw.core.config.EngineConfig;
+import io.ossgw.core.store.AppendResult;
 import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.ForwardingObjectStore;
 import io.ossgw.core.store.ListPage;
@@ -32,7 +33,8 @@ import java.util.OptionalLong;
  * The lean data path (issue 14, docs/benchmarks.md "Lean data path" and "Lean metadata path"): PutObject,
  * UploadPart, ranged GetObject, HeadObject, ListObjectsV2, and (issue 22, "FUSE metadata operations") DeleteObject,
  * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}), and InitiateMultipartUpload, UploadPartCopy,
- * CompleteMultipartUpload and AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") over ossgw's own blocking
+ * CompleteMultipartUpload and AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") and AppendObject
+ * ({@link LeanAppend}) over ossgw's own blocking
  * HTTP/1.1 client ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any
  * request this path cannot carry, goes to the wrapped SDK store unchanged.
  *
@@ -57,6 +59,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
   private final LeanOssClient client;
   private final LeanKeyOps keyOps;
   private final LeanMultipart multipart;
+  private final LeanAppend append;
   private final boolean contentMd5;
   private volatile CachedDate lastDate = new CachedDate("", null);
 
@@ -90,6 +93,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
         bodyMode, connectTo, trust);
     this.keyOps = new LeanKeyOps(client, config.bucket());
     this.multipart = new LeanMultipart(client, config.bucket());
+    this.append = new LeanAppend(client);
     this.contentMd5 = config.contentMd5();
   }
 
@@ -193,6 +197,25 @@ public final class LeanDataStore extends ForwardingObjectStore {
       c.readBody(r, 64 * 1024);
       return new PartETag(partNumber, unquote(r.header("etag")), body.length(), ours);
     }, what);
+  }
+
+  /**
+   * AppendObject over the lean client ({@link LeanAppend}); metadata that is not plain ASCII goes through the SDK.
+   *
+   * @throws StoreException CONFLICT on PositionNotEqualToLength or ObjectNotAppendable, as on the SDK path
+   */
+  @Override
+  public AppendResult appendObject(String key, long position, ContentSource body, WriteMeta meta) {
+    Map<String, String> h = writeHeaders(meta);
+    if (h == null) {
+      return delegate.appendObject(key, position, body, meta);
+    }
+    String what = "AppendObject " + key;
+    checkLength(body, what);
+    if (contentMd5) {
+      h.put("content-md5", md5Base64(body, what));
+    }
+    return append.append(key, position, body, h);
   }
 
   @Override

@@ -344,6 +344,9 @@ class LeanDataStoreTest {
       PartETag copied = s.uploadPartCopy("lazy", 0, 1, "lazy3", upload, 2);
       s.completeMultipartUpload("lazy3", upload, List.of(part, copied));
       s.abortMultipartUpload("lazy5", s.initiateMultipartUpload("lazy5", new WriteMeta(null, Map.of())));
+      s.appendObject("lazy6", 0, ContentSource.ofBytes(new byte[] {1}), new WriteMeta(null, Map.of()));
+      assertThat(s.appendObject("lazy6", 1, ContentSource.ofBytes(new byte[] {2}), new WriteMeta(null, Map.of()))
+          .nextPosition()).isEqualTo(2);
       assertThat(sdk.clientsBuilt()).isZero();
       assertThat(s.listMultipartUploads("", null, null, 10).uploads()).isEmpty();
       assertThat(sdk.clientsBuilt()).isEqualTo(1);
