@@ -133,10 +133,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
       return delegate.putObject(key, body, meta);
     }
     String what = "PutObject " + key;
-    checkLength(body, what);
-    if (contentMd5) {
-      h.put("content-md5", md5Base64(body, what));
-    }
+    addBodyHeaders(h, body, what);
     return client.exchange("PUT", key, Map.of(), h, body, (c, r, crc) -> {
       String server = r.header("x-oss-hash-crc64ecma");
       UploadCrc.check(OptionalLong.of(crc), server == null ? null : Long.parseUnsignedLong(server),
@@ -182,11 +179,8 @@ public final class LeanDataStore extends ForwardingObjectStore {
   @Override
   public PartETag uploadPart(String key, String uploadId, int partNumber, ContentSource body) {
     String what = "UploadPart " + key + " #" + partNumber;
-    checkLength(body, what);
     Map<String, String> h = new LinkedHashMap<>();
-    if (contentMd5) {
-      h.put("content-md5", md5Base64(body, what));
-    }
+    addBodyHeaders(h, body, what);
     Map<String, String> q = new LinkedHashMap<>();
     q.put("partNumber", Integer.toString(partNumber));
     q.put("uploadId", uploadId);
@@ -211,10 +205,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
       return delegate.appendObject(key, position, body, meta);
     }
     String what = "AppendObject " + key;
-    checkLength(body, what);
-    if (contentMd5) {
-      h.put("content-md5", md5Base64(body, what));
-    }
+    addBodyHeaders(h, body, what);
     return append.append(key, position, body, h);
   }
 
@@ -364,6 +355,19 @@ public final class LeanDataStore extends ForwardingObjectStore {
       }
     }
     return true;
+  }
+
+  /**
+   * Refuses a body over OSS's 5 GiB limit and, with {@code enable_content_md5}, adds its Content-MD5 to {@code h}
+   * (PutObject, UploadPart and AppendObject alike).
+   *
+   * @throws StoreException INVALID_REQUEST (EntityTooLarge) for a body over {@link #MAX_BODY} bytes
+   */
+  private void addBodyHeaders(Map<String, String> h, ContentSource body, String what) {
+    checkLength(body, what);
+    if (contentMd5) {
+      h.put("content-md5", md5Base64(body, what));
+    }
   }
 
   private static void checkLength(ContentSource body, String what) {
