@@ -29,7 +29,6 @@ MOUNT_ENDPOINT=$ENDPOINT
 ENDPOINT=${MOUNT_URL:-$ENDPOINT}
 . "$(dirname "$0")/fuse-mount.sh"
 bench_mount append-cpu
-secs() { printf '%.2f' "$(echo "($2-$1)/$(getconf CLK_TCK)" | bc -l)"; }
 out="$LABEL:"
 size0=$(stat -c %s "$M/$KEY")
 for r in $(seq "$ROUNDS"); do

@@ -9,7 +9,6 @@ set -euo pipefail
 LABEL=$1 OPTS=${2:-} JOPTS=${3:-} MIB=${MIB:-1024} ROUNDS=${ROUNDS:-2}
 . "$(dirname "$0")/fuse-mount.sh"
 bench_mount dd-cpu 'rm -f "$M/dd-cpu.bin"'
-secs() { printf '%.2f' "$(echo "($2-$1)/$(getconf CLK_TCK)" | bc -l)"; }
 # threads: "group ticks" per thread group of the gateway, sorted by group (utime + stime of its live threads)
 threads() {
   for t in /proc/"$PID"/task/*/stat; do sed -E 's/^[0-9]+ \((.*)\) [A-Z] (.*)$/\1\t\2/' "$t" 2>/dev/null || true; done |

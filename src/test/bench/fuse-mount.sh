@@ -5,7 +5,7 @@
 # directory), M (the mount point), PID (the gateway's JVM) and MOUNT_S (wall seconds from the launcher's start until
 # `ossgw mount` returned, i.e. the file system is mounted). On exit it runs
 # EXIT_COMMANDS (evaluated then, e.g. 'rm -f "$M/file"'), unmounts and removes WORK.
-# cpu: the gateway's CPU so far in clock ticks (utime + stime from /proc/PID/stat).
+# cpu: the gateway's CPU so far in clock ticks (utime + stime from /proc/PID/stat); secs: ticks to seconds.
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 
 bench_mount() {
@@ -20,3 +20,5 @@ bench_mount() {
 }
 
 cpu() { awk '{print $14+$15}' "/proc/$PID/stat"; }
+# secs T0 T1: the clock ticks between two cpu readings, in seconds (2 decimals).
+secs() { printf '%.2f' "$(echo "($2-$1)/$(getconf CLK_TCK)" | bc -l)"; }
