@@ -14,15 +14,11 @@ import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.aliyun.AliyunObjectStore;
 import io.ossgw.core.util.Crc64;
-import io.ossgw.emulator.OssEmulator;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,39 +27,16 @@ import org.junit.jupiter.api.Test;
  * position and a Normal object are CONFLICT as on the SDK path; an append whose reply is lost on a reused connection
  * is sent once (the retry layer decides what it did); all without building an SDK client.
  */
-class LeanAppendTest {
-  static OssEmulator emu;
-  static OSS sdk;
-  static AliyunObjectStore sdkStore;
-  static LeanDataStore store;
-
-  @BeforeAll
-  static void start() {
-    emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("app").credentials("ak", "sk").authEnabled(true)
-        .build().start();
-    sdk = LeanDataStoreTest.sdk(emu.endpoint());
-    EngineConfig c = LeanDataStoreTest.config(emu.endpoint(), "app", new Credentials("ak", "sk"));
-    sdkStore = new AliyunObjectStore(c);
-    store = (LeanDataStore) LeanDataStore.wrap(sdkStore, c);
-  }
-
-  @AfterAll
-  static void stop() {
-    store.close();
-    sdk.shutdown();
-    emu.close();
-  }
-
-  @AfterEach
-  void clearFaults() {
-    emu.faults().clear();
+class LeanAppendTest extends LeanEmulatorTest {
+  LeanAppendTest() {
+    super("app");
   }
 
   @Test
   void anAppendableObjectMadeAndGrownOnTheLeanPathReadsBackThroughTheSdk() throws IOException {
     String key = "logs/a pp+ü.log";
-    byte[] first = LeanDataStoreTest.random(70_000, 1);
-    byte[] second = LeanDataStoreTest.random(5_000, 2);
+    byte[] first = random(70_000, 1);
+    byte[] second = random(5_000, 2);
     emu.counters().reset();
     AppendResult a = store.appendObject(key, 0, ContentSource.ofBytes(first),
         new WriteMeta("text/x-log", Map.of("mode", "33188")));
@@ -121,7 +94,7 @@ class LeanAppendTest {
 
   @Test
   void metadataThatIsNotPlainAsciiIsAppendedThroughTheSdk() throws IOException {
-    EngineConfig c = LeanDataStoreTest.config(emu.endpoint(), "app", new Credentials("ak", "sk"));
+    EngineConfig c = config(emu.endpoint(), "app", new Credentials("ak", "sk"));
     AliyunObjectStore own = new AliyunObjectStore(c);
     try (var s = LeanDataStore.wrap(own, c)) {
       s.appendObject("utf8.log", 0, ContentSource.ofBytes(new byte[] {1, 2}), new WriteMeta(null, Map.of("note", "naïve")));

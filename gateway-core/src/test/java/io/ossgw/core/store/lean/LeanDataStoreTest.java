@@ -11,7 +11,6 @@ import com.aliyun.oss.common.comm.SignVersion;
 import com.aliyun.oss.model.ObjectMetadata;
 import io.ossgw.core.config.Credentials;
 import io.ossgw.core.config.EngineConfig;
-import io.ossgw.core.config.MountOptions;
 import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.PartETag;
@@ -32,13 +31,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,49 +44,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * byte for byte with its metadata; what the SDK wrote, it reads in ranges; its errors keep the SDK path's kinds; it
  * keeps connections alive, drops a connection that failed, and refuses what OSS would refuse before sending it.
  */
-class LeanDataStoreTest {
-  static OssEmulator emu;
-  static OSS sdk;
-
-  @BeforeAll
-  static void start() {
-    emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("lean").credentials("ak", "sk").authEnabled(true)
-        .build().start();
-    sdk = sdk(emu.endpoint());
+class LeanDataStoreTest extends LeanEmulatorTest {
+  LeanDataStoreTest() {
+    super("lean");
   }
 
-  /** aliyun-sdk-oss with V4 signatures and keys ak/sk, to check what the lean path wrote. */
-  static OSS sdk(String endpoint) {
-    ClientBuilderConfiguration conf = new ClientBuilderConfiguration();
-    conf.setSignatureVersion(SignVersion.V4);
-    return OSSClientBuilder.create().endpoint(endpoint).credentialsProvider(new DefaultCredentialProvider("ak", "sk"))
-        .clientConfiguration(conf).region("cn-hangzhou").build();
-  }
-
-  @AfterAll
-  static void stop() {
-    sdk.shutdown();
-    emu.close();
-  }
-
-  static EngineConfig config(String endpoint, String bucket, Credentials creds, String... opts) {
-    List<String> o = new ArrayList<>(List.of("url=" + endpoint, "retries=1"));
-    o.addAll(List.of(opts));
-    return EngineConfig.fromOptions(bucket, "", MountOptions.parse(o), creds, 0, 0, null);
-  }
-
-  static LeanDataStore lean(EngineConfig c) {
-    return (LeanDataStore) LeanDataStore.wrap(new AliyunObjectStore(c), c);
-  }
-
-  static LeanDataStore lean(String... opts) {
+  /** A lean store of its own (the caller closes it) for this class's bucket, plus the mount options given. */
+  LeanDataStore lean(String... opts) {
     return lean(config(emu.endpoint(), "lean", new Credentials("ak", "sk"), opts));
-  }
-
-  static byte[] random(int n, long seed) {
-    byte[] b = new byte[n];
-    new SplittableRandom(seed).nextBytes(b);
-    return b;
   }
 
   static FileChannel spool(Path dir, byte[] data) throws IOException {

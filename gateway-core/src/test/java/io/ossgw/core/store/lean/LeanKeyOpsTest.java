@@ -5,22 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.aliyun.oss.OSS;
 import com.aliyun.oss.model.ObjectMetadata;
-import io.ossgw.core.config.Credentials;
-import io.ossgw.core.store.ContentSource;
-import io.ossgw.core.store.ObjectStore;
 import io.ossgw.core.store.StoreException;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
-import io.ossgw.emulator.OssEmulator;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,43 +22,23 @@ import org.junit.jupiter.api.Test;
  * keys that need escaping in a path, a header and XML survive, and the emulator's counters show one request per
  * 1,000 deleted keys.
  */
-class LeanKeyOpsTest {
-  static OssEmulator emu;
-  static OSS sdk;
-  static ObjectStore store;
-
+class LeanKeyOpsTest extends LeanEmulatorTest {
   /** Keys that need percent-encoding, XML escaping, character references and UTF-8. */
   static final List<String> ODD = List.of("odd/a&b<c>d\"e'f.txt", "odd/sp ace+plus%25.bin", "odd/ü/日本.txt",
       "odd/tab\tcr\rlf\n.txt", "odd/q?x=1#frag");
 
-  @BeforeAll
-  static void start() {
-    emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("keys").credentials("ak", "sk").authEnabled(true)
-        .build().start();
-    sdk = LeanDataStoreTest.sdk(emu.endpoint());
-    store = LeanDataStoreTest.lean(LeanDataStoreTest.config(emu.endpoint(), "keys", new Credentials("ak", "sk")));
+  LeanKeyOpsTest() {
+    super("keys");
   }
 
-  @AfterAll
-  static void stop() {
-    store.close();
-    sdk.shutdown();
-    emu.close();
-  }
-
-  @AfterEach
-  void clearFaults() {
-    emu.faults().clear();
-  }
-
-  static void put(String key, byte[] data, Map<String, String> meta) {
+  void put(String key, byte[] data, Map<String, String> meta) {
     ObjectMetadata md = new ObjectMetadata();
     md.setContentType("text/x-src");
     md.setUserMetadata(meta);
     sdk.putObject("keys", key, new ByteArrayInputStream(data), md);
   }
 
-  static byte[] read(String key) throws IOException {
+  byte[] read(String key) throws IOException {
     try (var o = sdk.getObject("keys", key)) {
       return o.getObjectContent().readAllBytes();
     }
@@ -74,7 +47,7 @@ class LeanKeyOpsTest {
   @Test
   void copyKeepsOrReplacesTheMetadataAndTheBytes() throws IOException {
     for (String src : ODD) {
-      byte[] data = LeanDataStoreTest.random(5000, src.hashCode());
+      byte[] data = random(5000, src.hashCode());
       put(src, data, Map.of("mode", "33188", "uid", "7"));
       String kept = "copied/" + src;
       WriteResult w = store.copyObject(src, kept, null);

@@ -15,16 +15,12 @@ import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.store.aliyun.AliyunObjectStore;
 import io.ossgw.core.util.Crc64;
-import io.ossgw.emulator.OssEmulator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,40 +32,17 @@ import org.junit.jupiter.api.Test;
  * connection is not sent again by the client (the retry layer decides: LostCompleteReplies); all without building an
  * SDK client.
  */
-class LeanMultipartTest {
-  static OssEmulator emu;
-  static OSS sdk;
-  static AliyunObjectStore sdkStore;
-  static LeanDataStore store;
-
-  @BeforeAll
-  static void start() {
-    emu = OssEmulator.builder().bind("127.0.0.1").port(0).bucket("mpu").credentials("ak", "sk").authEnabled(true)
-        .build().start();
-    sdk = LeanDataStoreTest.sdk(emu.endpoint());
-    EngineConfig c = LeanDataStoreTest.config(emu.endpoint(), "mpu", new Credentials("ak", "sk"));
-    sdkStore = new AliyunObjectStore(c);
-    store = (LeanDataStore) LeanDataStore.wrap(sdkStore, c);
-  }
-
-  @AfterAll
-  static void stop() {
-    store.close();
-    sdk.shutdown();
-    emu.close();
-  }
-
-  @AfterEach
-  void clearFaults() {
-    emu.faults().clear();
+class LeanMultipartTest extends LeanEmulatorTest {
+  LeanMultipartTest() {
+    super("mpu");
   }
 
   /** Three parts (two of 100 KiB, one of 5,000 bytes) uploaded under {@code key}; returned out of order. */
-  static List<PartETag> parts(String key, String uploadId, ByteArrayOutputStream all) {
+  List<PartETag> parts(String key, String uploadId, ByteArrayOutputStream all) {
     List<PartETag> parts = new ArrayList<>();
     int[] sizes = {100 * 1024, 100 * 1024, 5000};
     for (int i = 0; i < sizes.length; i++) {
-      byte[] b = LeanDataStoreTest.random(sizes[i], key.hashCode() + i);
+      byte[] b = random(sizes[i], key.hashCode() + i);
       all.writeBytes(b);
       parts.add(store.uploadPart(key, uploadId, i + 1, ContentSource.ofBytes(b)));
     }
@@ -102,7 +75,7 @@ class LeanMultipartTest {
   @Test
   void uploadPartCopyBuildsAnObjectFromRangesOfAnotherAndChecksItsEtag() throws IOException {
     String src = "src/a&b c+ü.bin";
-    byte[] data = LeanDataStoreTest.random(300 * 1024 + 17, 99);
+    byte[] data = random(300 * 1024 + 17, 99);
     sdk.putObject("mpu", src, new java.io.ByteArrayInputStream(data));
     String etag = sdk.getObjectMetadata("mpu", src).getETag();
     String dst = "dst/copied.bin";
@@ -168,7 +141,7 @@ class LeanMultipartTest {
 
   @Test
   void metadataThatIsNotPlainAsciiIsInitiatedThroughTheSdk() {
-    EngineConfig c = LeanDataStoreTest.config(emu.endpoint(), "mpu", new Credentials("ak", "sk"));
+    EngineConfig c = config(emu.endpoint(), "mpu", new Credentials("ak", "sk"));
     AliyunObjectStore own = new AliyunObjectStore(c);
     try (var s = LeanDataStore.wrap(own, c)) {
       String key = "utf8-meta.bin";
