@@ -32,7 +32,7 @@ public final class OptionCatalog {
     engine("retries", "5", "count", "attempts per OSS request on 5xx, 429, timeouts and resets");
     engine("connect_timeout", "300", "seconds", "TCP connect timeout");
     engine("readwrite_timeout", "120", "seconds", "socket read/write timeout");
-    engine("data_path", "lean", "lean/sdk", "PutObject/UploadPart/ranged GET/HeadObject/ListObjectsV2/CopyObject/DeleteObject/DeleteMultipleObjects/AppendObject/Initiate-, Complete- and AbortMultipartUpload/UploadPartCopy over ossgw's own HTTP/1.1 client (http:// and https:// endpoints, V4) or aliyun-sdk-oss");
+    engine("data_path", "lean", "lean/sdk", "PutObject/UploadPart/ranged GET/HeadObject/ListObjectsV2/CopyObject/DeleteObject/DeleteMultipleObjects/AppendObject/Initiate-, Complete-, Abort- and ListMultipartUploads/UploadPartCopy over ossgw's own HTTP/1.1 client (http:// and https:// endpoints, V4) or aliyun-sdk-oss");
     // --- metadata and caches
     engine("stat_cache_expire", "900", "seconds", "attribute cache TTL from insert; -1 = never expire");
     engine("stat_cache_interval_expire", null, "seconds", "attribute cache TTL, refreshed on every hit (sliding)");

@@ -11,6 +11,7 @@ import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.RangeRead;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.UploadListing;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.store.aliyun.UploadCrc;
@@ -32,9 +33,9 @@ import java.util.OptionalLong;
 /**
  * The lean data path (issue 14, docs/benchmarks.md "Lean data path" and "Lean metadata path"): PutObject,
  * UploadPart, ranged GetObject, HeadObject, ListObjectsV2, and (issue 22, "FUSE metadata operations") DeleteObject,
- * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}), and InitiateMultipartUpload, UploadPartCopy,
- * CompleteMultipartUpload and AbortMultipartUpload ({@link LeanMultipart}, "Twelfth pass") and AppendObject
- * ({@link LeanAppend}) over ossgw's own blocking
+ * DeleteMultipleObjects and CopyObject ({@link LeanKeyOps}), InitiateMultipartUpload, UploadPartCopy,
+ * CompleteMultipartUpload, AbortMultipartUpload and ListMultipartUploads ({@link LeanMultipart}, "Twelfth pass") and
+ * AppendObject ({@link LeanAppend}) over ossgw's own blocking
  * HTTP/1.1 client ({@link LeanOssClient}) and V4 signer ({@link OssV4Signer}); every other operation, and any
  * request this path cannot carry, goes to the wrapped SDK store unchanged.
  *
@@ -174,6 +175,12 @@ public final class LeanDataStore extends ForwardingObjectStore {
   @Override
   public void abortMultipartUpload(String key, String uploadId) {
     multipart.abort(key, uploadId);
+  }
+
+  /** ListMultipartUploads over the lean client ({@link LeanMultipart#list}), keys requested percent-encoded and decoded. */
+  @Override
+  public UploadListing listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker, int maxUploads) {
+    return multipart.list(prefix, keyMarker, uploadIdMarker, maxUploads);
   }
 
   @Override

@@ -4,9 +4,13 @@ import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.UploadListing;
 import io.ossgw.core.store.WriteResult;
+import io.ossgw.core.store.aliyun.KeyCodec;
 import io.ossgw.core.store.aliyun.UploadCrc;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -32,6 +36,11 @@ import java.util.Map;
  *       {@code <CompleteMultipartUploadResult><ETag>}, and the whole object's {@code x-oss-hash-crc64ecma} checked against the parts' CRCs combined (as the SDK path
  *       does, {@link UploadCrc#check}: a mismatch is a transient {@code InconsistentCRC}).
  *   <li>AbortMultipartUpload: {@code DELETE /key?uploadId=U}, 204; NoSuchUpload is not an error (the upload is gone).
+ *   <li>ListMultipartUploads: {@code GET /?uploads&prefix=P&key-marker=K&upload-id-marker=U&max-uploads=N
+ *       &encoding-type=url}; {@code <ListMultipartUploadsResult>} with IsTruncated, NextKeyMarker, NextUploadIdMarker
+ *       and {@code <Upload>} entries (Key, UploadId, Initiated). The keys and NextKeyMarker come percent-encoded
+ *       ({@code encoding-type=url}, so a key with a control character that XML cannot carry still lists) and are
+ *       decoded as the listing's are ({@link KeyCodec}).
  * </ul>
  * Initiate and Complete are not sent a second time by the client when they meet a stale keep-alive connection
  * ({@link LeanOssClient#exchange(String, String, Map, Map, ContentSource, LeanOssClient.Reader, String, boolean)}):
@@ -39,6 +48,8 @@ import java.util.Map;
  */
 final class LeanMultipart {
   private static final int MAX_REPLY = 1 << 20;
+  /** A page of 1,000 uploads with keys of 1,023 bytes percent-encoded is about 3.3 MB. */
+  private static final int MAX_LIST_REPLY = 8 << 20;
 
   private final LeanOssClient client;
   private final String bucket;
@@ -117,6 +128,72 @@ final class LeanMultipart {
   void abort(String key, String uploadId) {
     LeanKeyOps.delete(client, key, Map.of("uploadId", uploadId), "AbortMultipartUpload " + key,
         StoreErrorKind.NO_SUCH_UPLOAD);
+  }
+
+  /**
+   * One page of ListMultipartUploads.
+   *
+   * @param prefix the keys' prefix ("" or null for all)
+   * @param keyMarker the previous page's NextKeyMarker, or null for the first page
+   * @param uploadIdMarker the previous page's NextUploadIdMarker, or null
+   * @param maxUploads 1 to 1,000
+   * @throws StoreException on an error reply, a transport failure, or a reply that is not a listing
+   */
+  UploadListing list(String prefix, String keyMarker, String uploadIdMarker, int maxUploads) {
+    Map<String, String> q = new LinkedHashMap<>();
+    q.put("uploads", "");
+    if (prefix != null && !prefix.isEmpty()) {
+      q.put("prefix", prefix);
+    }
+    if (keyMarker != null) {
+      q.put("key-marker", keyMarker);
+    }
+    if (uploadIdMarker != null) {
+      q.put("upload-id-marker", uploadIdMarker);
+    }
+    q.put("max-uploads", Integer.toString(maxUploads));
+    q.put("encoding-type", "url");
+    String what = "ListMultipartUploads " + prefix;
+    return client.exchange("GET", "", q, Map.of(), null,
+        (c, r, crc) -> parseUploads(new String(c.readBody(r, MAX_LIST_REPLY), StandardCharsets.UTF_8), what), what);
+  }
+
+  /** A {@code <ListMultipartUploadsResult>} requested with {@code encoding-type=url}, its keys decoded. */
+  static UploadListing parseUploads(String xml, String what) {
+    if (!xml.contains("<ListMultipartUploadsResult")) {
+      throw malformed(what, "no ListMultipartUploadsResult");
+    }
+    List<UploadListing.Upload> uploads = new ArrayList<>();
+    int at = 0;
+    while ((at = xml.indexOf("<Upload>", at)) >= 0) {
+      int end = xml.indexOf("</Upload>", at);
+      if (end < 0) {
+        throw malformed(what, "an unterminated <Upload>");
+      }
+      String entry = xml.substring(at, end);
+      String key = LeanKeyOps.element(entry, "Key");
+      String id = LeanKeyOps.element(entry, "UploadId");
+      if (key == null || id == null || id.isEmpty()) {
+        throw malformed(what, "an <Upload> without its Key or UploadId");
+      }
+      String initiated = LeanKeyOps.element(entry, "Initiated");
+      try {
+        uploads.add(new UploadListing.Upload(KeyCodec.decode(key), id,
+            initiated == null || initiated.isEmpty() ? null : Instant.parse(initiated)));
+      } catch (DateTimeParseException e) {
+        throw malformed(what, "Initiated " + initiated);
+      }
+      at = end;
+    }
+    boolean truncated = "true".equals(LeanKeyOps.element(xml, "IsTruncated"));
+    String nextKey = LeanKeyOps.element(xml, "NextKeyMarker");
+    String nextId = LeanKeyOps.element(xml, "NextUploadIdMarker");
+    return new UploadListing(uploads, truncated ? KeyCodec.decode(nextKey) : null, truncated ? nextId : null,
+        truncated);
+  }
+
+  private static StoreException malformed(String what, String why) {
+    return new StoreException(StoreErrorKind.OTHER, "MalformedResponse", 0, null, what + ": " + why, null);
   }
 
   /** The request body of CompleteMultipartUpload; ETags quoted as OSS gives them (as {@code &quot;}, as the SDK). */

@@ -307,8 +307,9 @@ class LeanDataStoreTest extends LeanEmulatorTest {
       s.appendObject("lazy6", 0, ContentSource.ofBytes(new byte[] {1}), new WriteMeta(null, Map.of()));
       assertThat(s.appendObject("lazy6", 1, ContentSource.ofBytes(new byte[] {2}), new WriteMeta(null, Map.of()))
           .nextPosition()).isEqualTo(2);
-      assertThat(sdk.clientsBuilt()).isZero();
       assertThat(s.listMultipartUploads("", null, null, 10).uploads()).isEmpty();
+      assertThat(sdk.clientsBuilt()).isZero();
+      s.putObject("lazy7", ContentSource.ofBytes(new byte[] {3}), new WriteMeta(null, Map.of("note", "ü"))); // not ASCII
       assertThat(sdk.clientsBuilt()).isEqualTo(1);
     }
     assertThatThrownBy(() -> sdk.copyObject("lazy", "lazy4", null)).isInstanceOf(StoreException.class);

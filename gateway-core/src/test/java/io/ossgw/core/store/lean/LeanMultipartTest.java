@@ -2,6 +2,7 @@ package io.ossgw.core.store.lean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.aliyun.oss.OSS;
 import com.aliyun.oss.model.ObjectMetadata;
@@ -11,6 +12,7 @@ import io.ossgw.core.store.ContentSource;
 import io.ossgw.core.store.PartETag;
 import io.ossgw.core.store.StoreErrorKind;
 import io.ossgw.core.store.StoreException;
+import io.ossgw.core.store.UploadListing;
 import io.ossgw.core.store.WriteMeta;
 import io.ossgw.core.store.WriteResult;
 import io.ossgw.core.store.aliyun.AliyunObjectStore;
@@ -18,6 +20,7 @@ import io.ossgw.core.util.Crc64;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -124,6 +127,53 @@ class LeanMultipartTest extends LeanEmulatorTest {
         .satisfies(e -> assertThat(((StoreException) e).kind()).isEqualTo(StoreErrorKind.NO_SUCH_UPLOAD));
     assertThat(sdk.doesObjectExist("mpu", key)).isFalse();
     assertThat(sdkStore.clientsBuilt()).isZero();
+  }
+
+  @Test
+  void listMultipartUploadsPagesByKeyAndUploadIdAndDecodesTheKeys() {
+    List<String> keys = List.of("list/a b+c.bin", "list/a b+c.bin", "list/tab\there.bin", "list/ü/日本.bin",
+        "list/ü/日本.bin");
+    List<UploadListing.Upload> expected = new ArrayList<>();
+    for (String k : keys) {
+      expected.add(new UploadListing.Upload(k, store.initiateMultipartUpload(k, new WriteMeta(null, Map.of())), null));
+    }
+    store.initiateMultipartUpload("other/x.bin", new WriteMeta(null, Map.of())); // outside the prefix
+    expected.sort(Comparator.comparing(UploadListing.Upload::key).thenComparing(UploadListing.Upload::uploadId));
+    emu.counters().reset();
+
+    List<UploadListing.Upload> listed = new ArrayList<>();
+    List<Integer> pageSizes = new ArrayList<>();
+    String keyMarker = null;
+    String idMarker = null;
+    UploadListing page;
+    do {
+      page = store.listMultipartUploads("list/", keyMarker, idMarker, 2);
+      listed.addAll(page.uploads());
+      pageSizes.add(page.uploads().size());
+      keyMarker = page.nextKeyMarker();
+      idMarker = page.nextUploadIdMarker();
+    } while (page.truncated());
+
+    assertThat(pageSizes).containsExactly(2, 2, 1); // the second page ends between the two uploads of one key
+    assertThat(listed).extracting(UploadListing.Upload::key, UploadListing.Upload::uploadId)
+        .containsExactlyElementsOf(expected.stream().map(u -> tuple(u.key(), u.uploadId())).toList());
+    assertThat(listed).allSatisfy(u -> assertThat(u.initiated()).isNotNull());
+    assertThat(page.nextKeyMarker()).isNull();
+    assertThat(emu.counters().get("ListMultipartUploads")).isEqualTo(3);
+    assertThat(sdkStore.clientsBuilt()).isZero();
+    for (UploadListing.Upload u : listed) {
+      store.abortMultipartUpload(u.key(), u.uploadId());
+    }
+    assertThat(store.listMultipartUploads("list/", null, null, 1000).uploads()).isEmpty();
+  }
+
+  @Test
+  void aReplyThatIsNotAnUploadListingIsAMalformedResponse() {
+    assertThatThrownBy(() -> LeanMultipart.parseUploads("<ListBucketResult></ListBucketResult>", "what"))
+        .isInstanceOf(StoreException.class).hasMessageContaining("what: no ListMultipartUploadsResult");
+    assertThatThrownBy(() -> LeanMultipart.parseUploads(
+        "<ListMultipartUploadsResult><Upload><Key>k</Key></Upload></ListMultipartUploadsResult>", "what"))
+        .isInstanceOf(StoreException.class).hasMessageContaining("without its Key or UploadId");
   }
 
   @Test
