@@ -178,12 +178,13 @@ def test_a_full_store_refuses_new_names_clearly_and_keeps_the_table_whole(cluste
     working on both gateways, and once the store has room the same names get numbers, the same on both."""
     store = cluster.store
     a, b = two_active(cluster)
-    before = put_files(cluster, a.nfs_port, workdir, [f"old-{i}.txt" for i in range(5)])
-    known = handles_and_attributes(cluster, [a, b], before)
-    # new objects straight into the bucket: their names have no numbers yet
+    # new objects straight into the bucket: their names have no numbers yet. Put first: the CREATEs below list the
+    # directory for lookups, and an object another client puts after that may stay hidden for 5 s (SEMANTICS.md Caches)
     new = [f"new-{i}.txt" for i in range(5)]
     for name in new:
         cluster.bucket.put_object(name, name.encode())
+    before = put_files(cluster, a.nfs_port, workdir, [f"old-{i}.txt" for i in range(5)])
+    known = handles_and_attributes(cluster, [a, b], before)
     used = int(next(line.split(":")[1] for line in valkey_cli(store, "INFO", "memory").splitlines()
                     if line.startswith("used_memory:")))
     valkey_cli(store, "CONFIG", "SET", "maxmemory-policy", "noeviction")

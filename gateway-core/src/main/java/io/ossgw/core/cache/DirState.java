@@ -16,16 +16,27 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * <p>A name has one entry: when OSS holds a file {@code x} and a directory {@code x/} (or {@code x_$folder$}), the
  * directory is listed and the file is not (SEMANTICS.md "Names the gateway cannot show").
  *
+ * <p>A listing made to answer lookups ({@code forLookups}: up to four ListObjectsV2 pages of a directory in which a name
+ * was missing, SEMANTICS.md "Caches") holds what the listing says of each entry, without the HEADs a readdir adds for
+ * objects whose metadata was never seen; it answers lookups (an entry without its metadata is HEADed when looked up, as
+ * from any listing) but not a readdir, which lists the directory again and replaces it.
+ *
  * @param children position -> node (thread-safe, sorted)
  * @param listedAtNanos ticker time the LIST started
+ * @param forLookups listed to answer lookups only, see above
  */
-public record DirState(ConcurrentSkipListMap<String, Node> children, long listedAtNanos) {
+public record DirState(ConcurrentSkipListMap<String, Node> children, long listedAtNanos, boolean forLookups) {
   /** The suffix of ossfs's old-style directory objects ({@code notsup_compat_dir} turns them off). */
   public static final String FOLDER_SUFFIX = "_$folder$";
 
-  /** @param initial position -> node */
+  /** A readdir's listing. @param initial position -> node */
   public DirState(Map<String, Node> initial, long listedAtNanos) {
-    this(sorted(initial), listedAtNanos);
+    this(sorted(initial), listedAtNanos, false);
+  }
+
+  /** A listing made to answer lookups only. @param initial position -> node */
+  public static DirState forLookups(Map<String, Node> initial, long listedAtNanos) {
+    return new DirState(sorted(initial), listedAtNanos, true);
   }
 
   private static ConcurrentSkipListMap<String, Node> sorted(Map<String, Node> initial) {

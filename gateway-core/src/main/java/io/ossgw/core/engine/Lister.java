@@ -78,7 +78,7 @@ final class Lister {
    */
   DirPage page(Namespace ns, String dirPath, String after, int max) {
     Optional<DirState> cached = dirs.get(dirPath);
-    if (cached.isPresent()) {
+    if (cached.isPresent() && !cached.get().forLookups()) { // a lookups' listing lacks the HEADs: listed again
       return fromState(dirPath, cached.get(), after, max);
     }
     if (after == null) {
@@ -87,11 +87,18 @@ final class Lister {
         throw new FsException(Errno.ENOTDIR, dirPath);
       }
       if (dirs.enabled() && window.covering(dirPath, "") == null) { // else known big: its pages are at hand
-        DirState whole = listWhole(ns, dirPath);
-        if (whole != null) {
-          dirs.put(dirPath, whole);
-          return fromState(dirPath, whole, null, max);
+        DirCache.Load load = dirs.begin(dirPath);
+        DirState whole;
+        try {
+          whole = listWhole(ns, dirPath);
+        } catch (RuntimeException e) {
+          dirs.abandon(load);
+          throw e;
         }
+        if (whole != null) {
+          return fromState(dirPath, dirs.finish(load, whole), null, max);
+        }
+        dirs.abandon(load);
       }
     }
     return stream(ns, dirPath, after == null ? "" : after, max);
@@ -221,6 +228,41 @@ final class Lister {
     }
     logHidden(dirPath, hidden);
     return new DirState(all, t0);
+  }
+
+  /** The most ListObjectsV2 pages {@link #listForLookups} reads before it calls a directory too big. */
+  static final int LOOKUP_PAGES = 4;
+
+  /**
+   * The listing of a directory in at most {@value #LOOKUP_PAGES} ListObjectsV2 pages, made to answer lookups ({@link
+   * DirState#forLookups}: no HEADs), cached as such; null when the directory holds more, which is then remembered for
+   * the TTL ({@link DirCache#markTooBig}) and the pages dropped. A file {@code x} and a directory {@code x/} on
+   * different pages both enter it: {@link DirState#child} answers with the directory, as a readdir shows it.
+   *
+   * @throws FsException from the ListObjectsV2 ({@link Errors#toFs})
+   */
+  DirState listForLookups(Namespace ns, String dirPath) {
+    long t0 = stat.now();
+    String dirKey = keys.dirKey(dirPath);
+    DirCache.Load load = dirs.begin(dirPath);
+    Map<String, Node> all = new HashMap<>();
+    try {
+      PageLister.Listed l = pages.list(ns, dirPath, dirKey, "", null);
+      all.putAll(l.entries());
+      for (int n = 1; !l.eof() && n < LOOKUP_PAGES; n++) {
+        l = pages.list(ns, dirPath, dirKey, l.last(), l.token());
+        all.putAll(l.entries());
+      }
+      if (!l.eof()) {
+        dirs.abandon(load);
+        dirs.markTooBig(dirPath);
+        return null;
+      }
+    } catch (RuntimeException e) {
+      dirs.abandon(load);
+      throw e;
+    }
+    return dirs.finish(load, DirState.forLookups(all, t0));
   }
 
   /** Starts the LIST of the page after {@code l} on the engine's I/O executor. */

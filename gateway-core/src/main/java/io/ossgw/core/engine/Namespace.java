@@ -23,6 +23,10 @@ import io.ossgw.core.vfs.FsException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves paths to {@link Node}s and directories to listings, through the caches, with as few OSS requests as
@@ -34,6 +38,8 @@ import java.util.Optional;
  *   <li>a file: 1 HeadObject; a directory: HeadObject (404) + one ListObjectsV2 {@code max-keys=1}, plus a HEAD of the
  *       {@code dir/} marker when there is one; a missing name: the HEAD and the LIST (ossfs needs 3 HEAD + 1 LIST);
  *       a missing name about to be created ({@link #resolveNew}): one ListObjectsV2;
+ *   <li>the second missing name in a directory within the TTL: a listing of the directory for lookups (up to {@value
+ *       Lister#LOOKUP_PAGES} pages, {@link #listForLookups}), which answers the next names for 5 s without a request;
  *   <li>a listing: ceil(n / 1000) ListObjectsV2 pages; attributes come from the listing, completed from the
  *       {@link MetaStore} for objects seen before, and from parallel HEADs only for objects whose metadata was never
  *       seen (none with {@code readdir_optimize}).
@@ -51,6 +57,8 @@ final class Namespace {
   private final ListingWindow window;
   private final Lister lister;
   private final Instant started = Instant.now();
+  /** Directory -> the listing {@link #listForLookups} is fetching for it (one at a time per directory). */
+  private final ConcurrentHashMap<String, CompletableFuture<DirState>> lookupListings = new ConcurrentHashMap<>();
   /** The mount root's node: made once (every path resolved from the root asked for it, a SHA-256 each time). */
   private final Node root;
 
@@ -140,7 +148,56 @@ final class Namespace {
         throw new FsException(Errno.ENOENT, path);
       }
     }
+    DirState listed = listForLookups(parentPath);
+    if (listed != null) {
+      return fromListing(path, listed);
+    }
     return expectAbsent ? lookupNew(path) : lookup(path);
+  }
+
+  /**
+   * After a name was found missing in a directory, the next lookup there that no cache answers lists the directory
+   * instead of asking for its own name (SEMANTICS.md "Caches"): up to {@value Lister#LOOKUP_PAGES} ListObjectsV2
+   * pages, cached for at most 5 s ({@link DirCache#LOOKUPS_TTL}) when the directory fits in them, so the names
+   * missing after it (a batch of files created in an existing directory) cost no request. Null, and the lookup asks for
+   * its name, when no name was found missing there within the TTL, listings are not cached, "no such file" answers may
+   * not be ({@code disable_noobj_cache}), or the directory is known to hold more. Lookups that miss in the same
+   * directory at once wait for one listing.
+   *
+   * @throws FsException EIO when the ListObjectsV2 failed
+   */
+  private DirState listForLookups(String dirPath) {
+    if (!dirs.enabled() || !config.negativeCache() || !dirs.missedIn(dirPath) || dirs.knownTooBig(dirPath)) {
+      return null;
+    }
+    CompletableFuture<DirState> mine = new CompletableFuture<>();
+    CompletableFuture<DirState> running = lookupListings.putIfAbsent(dirPath, mine);
+    if (running != null) {
+      try {
+        return running.join();
+      } catch (CompletionException | CancellationException e) {
+        return null; // its lister reports the failure; this lookup asks for its own name
+      }
+    }
+    try {
+      DirState listed = lister.listForLookups(this, dirPath);
+      mine.complete(listed);
+      return listed;
+    } catch (RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      lookupListings.remove(dirPath, mine);
+    }
+  }
+
+  /** A name answered from its parent's listing, as {@link #resolve} answers from a cached one. */
+  private Node fromListing(String path, DirState listed) {
+    Node child = listed.child(VPaths.name(path));
+    if (child == null) {
+      throw new FsException(Errno.ENOENT, path);
+    }
+    return child.metaKnown() ? child : complete(path, child);
   }
 
   /** Like {@link #resolve} but null instead of ENOENT. */
@@ -185,11 +242,17 @@ final class Namespace {
     } else if (!page.objects().isEmpty() || !page.commonPrefixes().isEmpty()) {
       n = implicitDir(dirKey);
     } else {
-      stat.putNegative(path);
-      throw new FsException(Errno.ENOENT, path);
+      return missing(path);
     }
     stat.putIfNewer(path, n, t0);
     return n;
+  }
+
+  /** A name OSS does not have: cached as missing, and its directory noted for {@link #listForLookups}; ENOENT. */
+  private Node missing(String path) {
+    stat.putNegative(path);
+    dirs.recordMiss(VPaths.parent(path));
+    throw new FsException(Errno.ENOENT, path);
   }
 
   /**
@@ -232,8 +295,7 @@ final class Namespace {
     if (file || !settled(page, fileKey)) {
       return lookup(path);
     }
-    stat.putNegative(path);
-    throw new FsException(Errno.ENOENT, path);
+    return missing(path);
   }
 
   /** Keys a {@link #lookupNew} asks for: enough for a few longer names ({@code x.bak}, {@code x-1}) before {@code x/}. */

@@ -73,6 +73,21 @@ class SemanticsContractTest {
       missing(fs, "/nope");
       return () -> missing(fs, "/nope");
     });
+    SCENARIOS.put("stat-missing-second", gw -> {
+      VirtualFileSystem fs = gw.mount();
+      writeFile(fs, "/f", utf8("x"));
+      VirtualFileSystem cold = remount(gw);
+      missing(cold, "/nope");
+      return () -> missing(cold, "/nope2");
+    });
+    SCENARIOS.put("stat-missing-third", gw -> {
+      VirtualFileSystem fs = gw.mount();
+      writeFile(fs, "/f", utf8("x"));
+      VirtualFileSystem cold = remount(gw);
+      missing(cold, "/nope");
+      missing(cold, "/nope2");
+      return () -> missing(cold, "/nope3");
+    });
     SCENARIOS.put("stat-missing-listed", gw -> {
       VirtualFileSystem fs = gw.mount();
       fs.readdir("/");

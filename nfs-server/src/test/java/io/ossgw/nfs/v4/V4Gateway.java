@@ -76,8 +76,14 @@ final class V4Gateway implements AutoCloseable {
     start(port);
   }
 
+  /**
+   * Puts an object as another client and announces it to the engine, as a gateway of the same cluster does (issue 23):
+   * the tests share one engine, and an unannounced object may stay hidden while its directory's listing is cached
+   * (SEMANTICS.md "Caches").
+   */
   void put(String key, String content) {
     sdk.putObject(BUCKET, key, new java.io.ByteArrayInputStream(content.getBytes()));
+    engine.invalidate("/" + key, false);
   }
 
   @Override
