@@ -22,8 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * meanwhile ({@link #childChanged}, {@link #childRemoved}) are replayed onto it before it is cached, so a file created
  * while its directory was being listed is not lost from the listing when the LIST did not see it yet, and a directory
  * invalidated meanwhile (a rename of it) is not cached from the older LIST. Directories in which a name was found
- * missing ({@link #recordMiss}) and directories found too big to list for lookups ({@link #markTooBig}) are
- * remembered for the TTL: the engine lists the first to answer their next missing names, and stops trying the second.
+ * missing ({@link #recordMiss}) and what the last listing of a directory made for lookups cost and answered ({@link
+ * #recordLookupsListing}) are remembered for the TTL: the engine lists the first to answer their next missing names,
+ * unless the second says it was not worth it ({@link #worthListingForLookups}).
  */
 public final class DirCache {
   /**
@@ -33,7 +34,7 @@ public final class DirCache {
   public static final Duration LOOKUPS_TTL = Duration.ofSeconds(5);
 
   private final Cache<String, DirState> cache;
-  private final Cache<String, Boolean> tooBig;
+  private final Cache<String, LookupTally> tallies;
   private final Cache<String, Boolean> missed;
   private final boolean enabled;
   /** Directory -> the listings of it in flight; guarded by {@code this}. */
@@ -85,7 +86,7 @@ public final class DirCache {
     if (ttl != null) {
       t.expireAfterWrite(ttl);
     }
-    this.tooBig = t.build();
+    this.tallies = t.build();
     this.missed = t.build();
   }
 
@@ -214,16 +215,23 @@ public final class DirCache {
     return missed.getIfPresent(dir) != null;
   }
 
-  /** Remembers for the TTL that {@code dir} holds more than a listing for lookups may take (engine's Lister). */
-  public void markTooBig(String dir) {
+  /**
+   * Remembers for the TTL what the latest listing of {@code dir} made for lookups cost, and counts what it answers; a
+   * directory found too big to list for lookups is recorded with a tally that never pays off.
+   */
+  public void recordLookupsListing(String dir, LookupTally tally) {
     if (enabled) {
-      tooBig.put(dir, Boolean.TRUE);
+      tallies.put(dir, tally);
     }
   }
 
-  /** Whether {@link #markTooBig} was called for {@code dir} within the TTL. */
-  public boolean knownTooBig(String dir) {
-    return tooBig.getIfPresent(dir) != null;
+  /**
+   * Whether listing {@code dir} for lookups is worth it: it was never listed so within the TTL, or its latest such
+   * listing answered at least one lookup per page ({@link LookupTally#paidOff}).
+   */
+  public boolean worthListingForLookups(String dir) {
+    LookupTally t = tallies.getIfPresent(dir);
+    return t == null || t.paidOff();
   }
 
   /** The bytes the cached listings weigh now (approximate). */

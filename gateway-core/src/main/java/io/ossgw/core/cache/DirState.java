@@ -23,20 +23,37 @@ import java.util.concurrent.ConcurrentSkipListMap;
  *
  * @param children position -> node (thread-safe, sorted)
  * @param listedAtNanos ticker time the LIST started
- * @param forLookups listed to answer lookups only, see above
+ * @param tally for a listing made to answer lookups only (see above), what it cost and answered; null for a readdir's
  */
-public record DirState(ConcurrentSkipListMap<String, Node> children, long listedAtNanos, boolean forLookups) {
+public record DirState(ConcurrentSkipListMap<String, Node> children, long listedAtNanos, LookupTally tally) {
   /** The suffix of ossfs's old-style directory objects ({@code notsup_compat_dir} turns them off). */
   public static final String FOLDER_SUFFIX = "_$folder$";
 
   /** A readdir's listing. @param initial position -> node */
   public DirState(Map<String, Node> initial, long listedAtNanos) {
-    this(sorted(initial), listedAtNanos, false);
+    this(sorted(initial), listedAtNanos, null);
   }
 
-  /** A listing made to answer lookups only. @param initial position -> node */
-  public static DirState forLookups(Map<String, Node> initial, long listedAtNanos) {
-    return new DirState(sorted(initial), listedAtNanos, true);
+  /**
+   * A listing made to answer lookups only.
+   *
+   * @param initial position -> node
+   * @param tally what it cost; counts the lookups it answers
+   */
+  public static DirState forLookups(Map<String, Node> initial, long listedAtNanos, LookupTally tally) {
+    return new DirState(sorted(initial), listedAtNanos, tally);
+  }
+
+  /** Whether this listing was made to answer lookups only. */
+  public boolean forLookups() {
+    return tally != null;
+  }
+
+  /** Counts a lookup this listing answered, when it was made for lookups. */
+  public void answered() {
+    if (tally != null) {
+      tally.answered();
+    }
   }
 
   private static ConcurrentSkipListMap<String, Node> sorted(Map<String, Node> initial) {

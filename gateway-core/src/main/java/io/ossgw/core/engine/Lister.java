@@ -6,6 +6,7 @@ import io.ossgw.core.cache.DirCache;
 import io.ossgw.core.cache.DirState;
 import io.ossgw.core.cache.ListingWindow;
 import io.ossgw.core.cache.ListingWindow.Chunk;
+import io.ossgw.core.cache.LookupTally;
 import io.ossgw.core.cache.MetaStore;
 import io.ossgw.core.cache.MetadataCache;
 import io.ossgw.core.config.EngineConfig;
@@ -235,9 +236,10 @@ final class Lister {
 
   /**
    * The listing of a directory in at most {@value #LOOKUP_PAGES} ListObjectsV2 pages, made to answer lookups ({@link
-   * DirState#forLookups}: no HEADs), cached as such; null when the directory holds more, which is then remembered for
-   * the TTL ({@link DirCache#markTooBig}) and the pages dropped. A file {@code x} and a directory {@code x/} on
-   * different pages both enter it: {@link DirState#child} answers with the directory, as a readdir shows it.
+   * DirState#forLookups}: no HEADs), cached as such, its cost recorded ({@link DirCache#recordLookupsListing}); null
+   * when the directory holds more, which is then recorded as not worth listing for the TTL and the pages dropped. A
+   * file {@code x} and a directory {@code x/} on different pages both enter it: {@link DirState#child} answers with the
+   * directory, as a readdir shows it.
    *
    * @throws FsException from the ListObjectsV2 ({@link Errors#toFs})
    */
@@ -246,23 +248,26 @@ final class Lister {
     String dirKey = keys.dirKey(dirPath);
     DirCache.Load load = dirs.begin(dirPath);
     Map<String, Node> all = new HashMap<>();
+    int n = 1;
     try {
       PageLister.Listed l = pages.list(ns, dirPath, dirKey, "", null);
       all.putAll(l.entries());
-      for (int n = 1; !l.eof() && n < LOOKUP_PAGES; n++) {
+      for (; !l.eof() && n < LOOKUP_PAGES; n++) {
         l = pages.list(ns, dirPath, dirKey, l.last(), l.token());
         all.putAll(l.entries());
       }
       if (!l.eof()) {
         dirs.abandon(load);
-        dirs.markTooBig(dirPath);
+        dirs.recordLookupsListing(dirPath, new LookupTally(n + 1)); // answers nothing: never pays off
         return null;
       }
     } catch (RuntimeException e) {
       dirs.abandon(load);
       throw e;
     }
-    return dirs.finish(load, DirState.forLookups(all, t0));
+    LookupTally tally = new LookupTally(n);
+    dirs.recordLookupsListing(dirPath, tally);
+    return dirs.finish(load, DirState.forLookups(all, t0, tally));
   }
 
   /** Starts the LIST of the page after {@code l} on the engine's I/O executor. */

@@ -132,6 +132,7 @@ final class Namespace {
     String parentPath = VPaths.parent(path);
     Optional<DirState> parent = dirs.get(parentPath);
     if (parent.isPresent()) {
+      parent.get().answered();
       Node child = parent.get().child(VPaths.name(path));
       if (child == null) {
         throw new FsException(Errno.ENOENT, path);
@@ -161,13 +162,15 @@ final class Namespace {
    * pages, cached for at most 5 s ({@link DirCache#LOOKUPS_TTL}) when the directory fits in them, so the names
    * missing after it (a batch of files created in an existing directory) cost no request. Null, and the lookup asks for
    * its name, when no name was found missing there within the TTL, listings are not cached, "no such file" answers may
-   * not be ({@code disable_noobj_cache}), or the directory is known to hold more. Lookups that miss in the same
-   * directory at once wait for one listing.
+   * not be ({@code disable_noobj_cache}), or the directory's last such listing did not pay off: it held more than
+   * {@value Lister#LOOKUP_PAGES} pages, or answered fewer lookups than it cost pages ({@link
+   * DirCache#worthListingForLookups}). Lookups that miss in the same directory at once wait for one listing.
    *
    * @throws FsException EIO when the ListObjectsV2 failed
    */
   private DirState listForLookups(String dirPath) {
-    if (!dirs.enabled() || !config.negativeCache() || !dirs.missedIn(dirPath) || dirs.knownTooBig(dirPath)) {
+    if (!dirs.enabled() || !config.negativeCache() || !dirs.missedIn(dirPath)
+        || !dirs.worthListingForLookups(dirPath)) {
       return null;
     }
     CompletableFuture<DirState> mine = new CompletableFuture<>();
@@ -193,6 +196,7 @@ final class Namespace {
 
   /** A name answered from its parent's listing, as {@link #resolve} answers from a cached one. */
   private Node fromListing(String path, DirState listed) {
+    listed.answered();
     Node child = listed.child(VPaths.name(path));
     if (child == null) {
       throw new FsException(Errno.ENOENT, path);

@@ -63,25 +63,46 @@ class DirCacheTest {
   }
 
   @Test
-  void missesAndTooBigMarksLastForTheTtl() {
+  void missesAndTalliesLastForTheTtl() {
     assertThat(dirs.missedIn("/d")).isFalse();
     dirs.recordMiss("/d");
-    dirs.markTooBig("/big");
+    LookupTally three = new LookupTally(3);
+    dirs.recordLookupsListing("/big", three);
+    assertThat(dirs.worthListingForLookups("/d")).as("never listed for lookups").isTrue();
     nanos.addAndGet(Duration.ofSeconds(59).toNanos());
     assertThat(dirs.missedIn("/d")).isTrue();
-    assertThat(dirs.knownTooBig("/big")).isTrue();
-    assertThat(dirs.knownTooBig("/d")).isFalse();
+    assertThat(dirs.worthListingForLookups("/big")).as("three pages, no lookup answered").isFalse();
+    three.answered();
+    three.answered();
+    assertThat(dirs.worthListingForLookups("/big")).isFalse();
+    three.answered();
+    assertThat(dirs.worthListingForLookups("/big")).as("one lookup per page").isTrue();
+    dirs.recordLookupsListing("/big", new LookupTally(5));
     nanos.addAndGet(Duration.ofSeconds(2).toNanos());
     assertThat(dirs.missedIn("/d")).isFalse();
-    assertThat(dirs.knownTooBig("/big")).isFalse();
+    assertThat(dirs.worthListingForLookups("/big")).as("the latest listing's tally, for the TTL").isFalse();
+    nanos.addAndGet(Duration.ofSeconds(59).toNanos());
+    assertThat(dirs.worthListingForLookups("/big")).isTrue();
+  }
+
+  @Test
+  void aListingForLookupsCountsTheLookupsItAnswers() {
+    LookupTally tally = new LookupTally(1);
+    DirState listed = DirState.forLookups(Map.of("a", file("d/a")), 0, tally);
+    assertThat(listed.forLookups()).isTrue();
+    listed.answered();
+    assertThat(tally.answers()).isEqualTo(1);
+    DirState readdir = new DirState(Map.of(), 0);
+    assertThat(readdir.forLookups()).isFalse();
+    readdir.answered(); // a readdir's listing keeps no tally
   }
 
   @Test
   void aDisabledCacheRecordsNoMiss() {
     DirCache off = new DirCache(Duration.ofSeconds(60), false, 0, nanos::get);
     off.recordMiss("/d");
-    off.markTooBig("/d");
+    off.recordLookupsListing("/d", new LookupTally(5));
     assertThat(off.missedIn("/d")).isFalse();
-    assertThat(off.knownTooBig("/d")).isFalse();
+    assertThat(off.worthListingForLookups("/d")).isTrue();
   }
 }

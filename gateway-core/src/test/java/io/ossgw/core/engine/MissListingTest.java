@@ -150,6 +150,20 @@ class MissListingTest extends GatewayFixture {
   }
 
   @Test
+  void namesNowAndThenInADirectoryOfSeveralPagesKeepTheirOwnRequests() {
+    seed("trickle", 12);
+    VirtualFileSystem fs = gw.mountWithTicker(nanos::get, "stat_cache_expire=60", "list_object_max_keys=5");
+    gw.resetCounters();
+    assertThat(errnoOf(fs, "/trickle/n0", true)).isEqualTo(Errno.ENOENT); // its LIST
+    assertThat(errnoOf(fs, "/trickle/n1", true)).isEqualTo(Errno.ENOENT); // three pages, answering one lookup
+    nanos.addAndGet(6_000_000_000L);
+    assertThat(errnoOf(fs, "/trickle/n2", true)).isEqualTo(Errno.ENOENT); // not worth it again: its own LIST
+    nanos.addAndGet(6_000_000_000L);
+    assertThat(errnoOf(fs, "/trickle/n3", true)).isEqualTo(Errno.ENOENT);
+    assertThat(gw.count("ListObjectsV2")).isEqualTo(1 + 3 + 1 + 1);
+  }
+
+  @Test
   void aNameAnotherClientMadeShowsOnceTheLookupsListingExpires() {
     seed("o", 3);
     VirtualFileSystem fs = gw.mountWithTicker(nanos::get, "stat_cache_expire=60");
