@@ -30,8 +30,8 @@ final class LeanAppend {
 
   /**
    * @param position bytes: the object's current length (0 creates an Appendable object)
-   * @param metaHeaders Content-Type, {@code x-oss-meta-*} and, with {@code enable_content_md5}, Content-MD5 (plain
-   *     ASCII values)
+   * @param metaHeaders Content-Type, {@code x-oss-meta-*} and, with {@code enable_content_md5}, Content-MD5 (values
+   *     without control characters, UTF-8 on the wire)
    * @return the object's length, CRC-64 and ETag after the append
    * @throws StoreException CONFLICT when the object is not {@code position} bytes long (PositionNotEqualToLength) or
    *     not Appendable (ObjectNotAppendable), a transient InconsistentCRC when a creating append's CRC does not match,

@@ -47,8 +47,9 @@ import java.util.OptionalLong;
  * {@code InconsistentCRC}; a ranged GET must answer 206 with the {@code Content-Range} asked for.
  *
  * <p>Used when {@link #supports} holds: V4 signatures and an {@code http://} or {@code https://} endpoint (TLS through
- * {@link LeanOssClient}; {@code data_path=sdk} turns the path off). A write whose metadata is not plain ASCII goes
- * through the SDK.
+ * {@link LeanOssClient}; {@code data_path=sdk} turns the path off). Metadata values that are not ASCII travel as the
+ * SDK sends them: their UTF-8 bytes in the header, signed over the same UTF-8 ({@link #writeHeaders}); a write whose
+ * metadata has a name that is not ASCII, or a control character anywhere, goes through the SDK.
  */
 public final class LeanDataStore extends ForwardingObjectStore {
   /** OSS's largest PutObject body and UploadPart part: 5 GiB. */
@@ -144,7 +145,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
     }, what);
   }
 
-  /** InitiateMultipartUpload over the lean client; metadata that is not plain ASCII goes through the SDK. */
+  /** InitiateMultipartUpload over the lean client; metadata {@link #writeHeaders} cannot carry goes through the SDK. */
   @Override
   public String initiateMultipartUpload(String key, WriteMeta meta) {
     Map<String, String> h = writeHeaders(meta);
@@ -201,7 +202,7 @@ public final class LeanDataStore extends ForwardingObjectStore {
   }
 
   /**
-   * AppendObject over the lean client ({@link LeanAppend}); metadata that is not plain ASCII goes through the SDK.
+   * AppendObject over the lean client ({@link LeanAppend}); metadata {@link #writeHeaders} cannot carry goes through the SDK.
    *
    * @throws StoreException CONFLICT on PositionNotEqualToLength or ObjectNotAppendable, as on the SDK path
    */
@@ -341,24 +342,48 @@ public final class LeanDataStore extends ForwardingObjectStore {
     return keyOps.copyObject(sourceKey, destinationKey, h);
   }
 
-  /** The metadata headers of a write, or null when a value cannot travel as a plain header (the SDK then sends it). */
+  /**
+   * The metadata headers of a write, or null when one cannot travel as a header (the SDK then sends it): names must be
+   * printable ASCII (an HTTP token), values and the Content-Type free of control characters. A value that is not ASCII
+   * goes as its UTF-8 bytes, as aliyun-sdk-oss sends it (it signs the value, then converts the header to ISO-8859-1
+   * from those bytes), and the V4 signature hashes the same UTF-8 ({@link OssV4Signer}); OSS returns those bytes,
+   * which {@link HttpConnection} decodes as UTF-8 again.
+   */
   private static Map<String, String> writeHeaders(WriteMeta meta) {
     Map<String, String> h = new LinkedHashMap<>();
     h.put("content-type", meta.contentType());
     for (Map.Entry<String, String> e : meta.userMeta().entrySet()) {
-      if (!plain(e.getKey()) || !plain(e.getValue())) {
+      if (!ascii(e.getKey()) || !headerValue(e.getValue())) {
         return null;
       }
       h.put("x-oss-meta-" + e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue());
     }
-    return plain(meta.contentType()) ? h : null;
+    return headerValue(meta.contentType()) ? h : null;
   }
 
-  private static boolean plain(String s) {
+  /** Printable ASCII only. */
+  private static boolean ascii(String s) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c < 0x20 || c >= 0x7f) {
         return false;
+      }
+    }
+    return true;
+  }
+
+  /** No control character (C0, DEL, C1) and no lone surrogate: what a header value can carry as UTF-8. */
+  private static boolean headerValue(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
+        return false;
+      }
+      if (Character.isSurrogate(c)) {
+        if (!Character.isHighSurrogate(c) || i + 1 == s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
+          return false;
+        }
+        i++;
       }
     }
     return true;

@@ -60,7 +60,7 @@ final class LeanMultipart {
   }
 
   /**
-   * @param metaHeaders Content-Type and {@code x-oss-meta-*} of the object the upload makes (plain ASCII values)
+   * @param metaHeaders Content-Type and {@code x-oss-meta-*} of the object the upload makes (values without control characters, UTF-8 on the wire)
    * @return the upload id
    * @throws StoreException on an error reply, a transport failure, or a reply without an UploadId
    */

@@ -282,8 +282,9 @@ class LeanDataStoreTest extends LeanEmulatorTest {
   }
 
   /**
-   * Behind the lean path, listing, HEAD, GET, PUT, copies, deletes and a multipart upload's initiate, part copies,
-   * complete and abort never build an SDK client; the first SDK-only call (ListMultipartUploads) does.
+   * Behind the lean path, listing, HEAD, GET, PUT, copies, deletes, a multipart upload's initiate, part copies,
+   * complete and abort, appends, ListMultipartUploads and metadata values that are not ASCII never build an SDK
+   * client; the first write whose metadata has a name that is not ASCII does.
    */
   @Test
   void theSdkClientsAreBuiltOnFirstUseOnly() {
@@ -309,10 +310,38 @@ class LeanDataStoreTest extends LeanEmulatorTest {
           .nextPosition()).isEqualTo(2);
       assertThat(s.listMultipartUploads("", null, null, 10).uploads()).isEmpty();
       assertThat(sdk.clientsBuilt()).isZero();
-      s.putObject("lazy7", ContentSource.ofBytes(new byte[] {3}), new WriteMeta(null, Map.of("note", "ü"))); // not ASCII
+      s.putObject("lazy7", ContentSource.ofBytes(new byte[] {3}), new WriteMeta(null, Map.of("note", "ü")));
+      assertThat(sdk.clientsBuilt()).isZero();
+      s.putObject("lazy8", ContentSource.ofBytes(new byte[] {3}), new WriteMeta(null, Map.of("nöte", "x")));
       assertThat(sdk.clientsBuilt()).isEqualTo(1);
     }
     assertThatThrownBy(() -> sdk.copyObject("lazy", "lazy4", null)).isInstanceOf(StoreException.class);
+  }
+
+  /**
+   * Metadata values that are not ASCII go over the lean path as aliyun-sdk-oss sends them (UTF-8 bytes, signed as
+   * such): PutObject, InitiateMultipartUpload, CopyObject and AppendObject; aliyun-sdk-oss reads back the same strings.
+   */
+  @Test
+  void metadataValuesThatAreNotAsciiTravelAsTheSdkSendsThem() {
+    EngineConfig c = config(emu.endpoint(), "lean", new Credentials("ak", "sk"));
+    AliyunObjectStore sdk = new AliyunObjectStore(c);
+    Map<String, String> meta = Map.of("note", "ü 日本 \uD83D\uDE00 é", "mode", "33188");
+    try (ObjectStore s = LeanDataStore.wrap(sdk, c)) {
+      s.putObject("u/put", ContentSource.ofBytes(new byte[] {1}), new WriteMeta("text/plain; charset=ü", meta));
+      String upload = s.initiateMultipartUpload("u/mpu", new WriteMeta(null, meta));
+      PartETag part = s.uploadPart("u/mpu", upload, 1, ContentSource.ofBytes(new byte[] {2}));
+      s.completeMultipartUpload("u/mpu", upload, List.of(part));
+      s.copyObject("u/put", "u/copy", new WriteMeta(null, Map.of("note", "コピー")));
+      s.appendObject("u/app", 0, ContentSource.ofBytes(new byte[] {3}), new WriteMeta(null, meta));
+      assertThat(sdk.clientsBuilt()).isZero();
+      assertThat(s.headObject("u/put").userMeta()).containsAllEntriesOf(meta);
+      for (String k : List.of("u/put", "u/mpu", "u/app")) {
+        assertThat(sdk.headObject(k).userMeta()).as(k).containsAllEntriesOf(meta);
+      }
+      assertThat(sdk.headObject("u/copy").userMeta()).containsEntry("note", "コピー");
+      assertThat(sdk.headObject("u/put").contentType()).isEqualTo("text/plain; charset=ü");
+    }
   }
 
   @Test
