@@ -37,7 +37,7 @@ public final class OptionCatalog {
     engine("stat_cache_expire", "900", "seconds", "attribute cache TTL from insert; -1 = never expire");
     engine("stat_cache_interval_expire", null, "seconds", "attribute cache TTL, refreshed on every hit (sliding)");
     engine("max_stat_cache_size", "100000", "entries", "attribute cache entries at 400 bytes each (the listings get as much again), at most an eighth of the heap each; 0 disables caching");
-    flag("disable_noobj_cache", "do not cache 'no such file' answers");
+    flag("disable_noobj_cache", "do not cache 'no such file' answers, nor list a directory to answer the next missing names in it (SEMANTICS.md Caches)");
     accepted("listobjectsv2", "use ListObjectsV2; always on in ossgw");
     engine("list_object_max_keys", "1000", "count", "keys per LIST page (1000 is the OSS maximum)");
     accepted("complement_stat", "synthesise read permission for objects without x-oss-meta-mode (always on)");
