@@ -11,9 +11,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class LookupTally {
   private final int pages;
-  private final AtomicInteger answers = new AtomicInteger();
+  /** Starts at 1: the lookup the listing was made for, counted before the listing is published (see MissListingTest). */
+  private final AtomicInteger answers = new AtomicInteger(1);
 
-  /** @param pages the ListObjectsV2 pages the listing cost (at least 1) */
+  /**
+   * A tally whose listing has answered the lookup it was made for. Counted from the start so that a lookup deciding
+   * whether to list meanwhile never sees a fresh listing as one that paid nothing.
+   *
+   * @param pages the ListObjectsV2 pages the listing cost (at least 1)
+   */
   public LookupTally(int pages) {
     this.pages = Math.max(1, pages);
   }

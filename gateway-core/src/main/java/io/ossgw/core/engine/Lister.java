@@ -266,8 +266,9 @@ final class Lister {
       throw e;
     }
     LookupTally tally = new LookupTally(n);
-    dirs.recordLookupsListing(dirPath, tally);
-    return dirs.finish(load, DirState.forLookups(all, t0, tally));
+    DirState listed = dirs.finish(load, DirState.forLookups(all, t0, tally));
+    dirs.recordLookupsListing(dirPath, tally); // after the listing is cached: a lookup that finds it uses it
+    return listed;
   }
 
   /** Starts the LIST of the page after {@code l} on the engine's I/O executor. */

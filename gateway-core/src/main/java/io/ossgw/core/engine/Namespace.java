@@ -177,13 +177,20 @@ final class Namespace {
     CompletableFuture<DirState> running = lookupListings.putIfAbsent(dirPath, mine);
     if (running != null) {
       try {
-        return running.join();
+        DirState listed = running.join();
+        if (listed != null) {
+          listed.answered();
+        }
+        return listed;
       } catch (CompletionException | CancellationException e) {
         return null; // its lister reports the failure; this lookup asks for its own name
       }
     }
     try {
-      DirState listed = lister.listForLookups(this, dirPath);
+      // a listing that ended between this lookup's look at the cache and now is cached: no second one
+      Optional<DirState> ready = dirs.get(dirPath);
+      ready.ifPresent(DirState::answered);
+      DirState listed = ready.isPresent() ? ready.get() : lister.listForLookups(this, dirPath); // counts this lookup
       mine.complete(listed);
       return listed;
     } catch (RuntimeException e) {
@@ -196,7 +203,6 @@ final class Namespace {
 
   /** A name answered from its parent's listing, as {@link #resolve} answers from a cached one. */
   private Node fromListing(String path, DirState listed) {
-    listed.answered();
     Node child = listed.child(VPaths.name(path));
     if (child == null) {
       throw new FsException(Errno.ENOENT, path);
