@@ -40,10 +40,13 @@ public final class DirCache {
   /** Directory -> the listings of it in flight; guarded by {@code this}. */
   private final Map<String, List<Load>> loads = new ConcurrentHashMap<>();
 
+  /** A child changed ({@code node}) or removed ({@code node} null) while a listing was in flight. */
+  private record Change(String name, Node node) {}
+
   /** A listing in flight: the changes recorded since it began, in order; guarded by the cache. */
   public static final class Load {
     private final String dir;
-    private final List<Object[]> changes = new ArrayList<>(); // {name, node or null for a removal}
+    private final List<Change> changes = new ArrayList<>();
     private boolean invalidated;
 
     private Load(String dir) {
@@ -124,12 +127,8 @@ public final class DirCache {
    */
   public synchronized DirState finish(Load l, DirState state) {
     end(l);
-    for (Object[] c : l.changes) {
-      if (c[1] == null) {
-        state.remove((String) c[0]);
-      } else {
-        state.put((String) c[0], (Node) c[1]);
-      }
+    for (Change c : l.changes) {
+      applyTo(state, c.name(), c.node());
     }
     if (!l.invalidated) {
       put(l.dir, state);
@@ -154,7 +153,7 @@ public final class DirCache {
     if (!loads.isEmpty()) {
       synchronized (this) {
         for (Load l : loads.getOrDefault(dir, List.of())) {
-          l.changes.add(new Object[] {name, node});
+          l.changes.add(new Change(name, node));
         }
         apply(dir, name, node);
       }
@@ -171,16 +170,21 @@ public final class DirCache {
   private void apply(String dir, String name, Node node) {
     DirState s = enabled ? cache.asMap().get(dir) : null; // a map read: not a lookup in the hit/miss statistics
     if (s != null) {
-      if (node == null) {
-        s.remove(name);
-      } else {
-        s.put(name, node);
-      }
+      applyTo(s, name, node);
     }
   }
 
+  private static void applyTo(DirState s, String name, Node node) {
+    if (node == null) {
+      s.remove(name);
+    } else {
+      s.put(name, node);
+    }
+  }
+
+  /** Drops the listing of {@code dir}; a listing of it in flight is not cached when it ends. */
   public void invalidate(String dir) {
-    if (!loads.isEmpty()) {
+    if (!loads.isEmpty()) { // lock-free otherwise: every unlink calls this
       synchronized (this) {
         loads.getOrDefault(dir, List.of()).forEach(l -> l.invalidated = true);
         cache.invalidate(dir);

@@ -24,11 +24,6 @@ public final class LookupTally {
     this.pages = Math.max(1, pages);
   }
 
-  /** The ListObjectsV2 pages the listing cost. */
-  public int pages() {
-    return pages;
-  }
-
   /** Counts a lookup the listing answered (the name found in it, or missing from it). */
   public void answered() {
     answers.incrementAndGet();
