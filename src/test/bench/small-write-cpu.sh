@@ -16,9 +16,10 @@ PY="${OSSGW_VENV:-$(cd "$(dirname "$0")/../../.." && pwd)/.venv}/bin/python"
 . "$(dirname "$0")/fuse-mount.sh"
 bench_mount small-write
 head -c "$SIZE" /dev/urandom >"$WORK/src.bin"
-# counters: the emulator's request counts other than PutObject and bytes, as "Op=n ..."
+# counters: the emulator's request counters (JSON); others BEFORE AFTER: the requests between two readings other than
+# PutObject (and the byte counts), as "Op=n ..."
 counters() { curl -s "$ENDPOINT/-/counters"; }
-lookups() { # before-json after-json
+others() {
   "$PY" -c 'import json,sys; a,b=json.loads(sys.argv[1]),json.loads(sys.argv[2]); print(" ".join(f"{k}={b[k]-a.get(k,0)}" for k in sorted(b) if k not in ("PutObject","BytesSent","BytesReceived") and b[k]-a.get(k,0)))' "$1" "$2"
 }
 out="$LABEL:"
@@ -41,7 +42,7 @@ PY
   cmp "$WORK/src.bin" "$d/f$N"
   w=$(echo "$t1-$t0" | bc -l); c=$(echo "($c1-$c0)/$(getconf CLK_TCK)" | bc -l)
   out="$out $(printf 'round %d %.1f s %.0f files/s %.2f CPU-s %.2f CPU-ms/file [%s];' "$r" "$w" "$(echo "$N/$w" | bc -l)" "$c" \
-    "$(echo "1000*$c/$N" | bc -l)" "$(lookups "$k0" "$k1")")"
+    "$(echo "1000*$c/$N" | bc -l)" "$(others "$k0" "$k1")")"
   rm -rf "$d"
 done
 echo "$out $N x $SIZE B, $THREADS threads, existing $EXISTING, load $(cut -d' ' -f1 /proc/loadavg)"
