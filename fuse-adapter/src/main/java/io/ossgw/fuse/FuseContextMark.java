@@ -67,7 +67,7 @@ public final class FuseContextMark implements RequestMark {
     } catch (Throwable t) {
       throw new IllegalStateException("fuse_get_context failed", t);
     }
-    return ctx.equals(MemorySegment.NULL) ? null : ctx.reinterpret(PID_OFFSET + Integer.BYTES);
+    return ctx.equals(MemorySegment.NULL) ? null : NativeMemory.at(ctx, PID_OFFSET + Integer.BYTES);
   }
 
   static int hash(String path) {

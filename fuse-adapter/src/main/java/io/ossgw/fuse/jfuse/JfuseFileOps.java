@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.fuse.FuseFilesystem;
 import io.ossgw.fuse.FuseOptions;
+import io.ossgw.fuse.NativeMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -91,7 +92,7 @@ final class JfuseFileOps {
   int getattr(MemorySegment path, MemorySegment stat, MemorySegment fi) {
     String p = null;
     try {
-      MemorySegment st = stat.reinterpret(JfuseStructs.STAT_SIZE);
+      MemorySegment st = NativeMemory.at(stat, JfuseStructs.STAT_SIZE);
       if (!isNull(fi)) {
         p = path(path);
         return fs.fgetattr(p, fh(fi), a -> JfuseStructs.putStat(st, a, blksize));
@@ -100,7 +101,7 @@ final class JfuseFileOps {
         return fs.getattr((String) null, a -> JfuseStructs.putStat(st, a, blksize));
       }
       // the path's bytes, not getString(0): that replaces invalid UTF-8 with U+FFFD, merging distinct names
-      return fs.getattr(bytes(path), a -> JfuseStructs.putStat(st, a, blksize));
+      return fs.getattr(NativeMemory.bytes(path), a -> JfuseStructs.putStat(st, a, blksize));
     } catch (Throwable t) {
       return glue("getattr", p, t);
     }
@@ -141,7 +142,7 @@ final class JfuseFileOps {
     String p = null;
     try {
       p = path(path);
-      MemorySegment t = tv.reinterpret(32);
+      MemorySegment t = NativeMemory.at(tv, 32);
       return fs.utimens(p, t.get(JAVA_LONG, 0), t.get(JAVA_LONG, 8), t.get(JAVA_LONG, 16), t.get(JAVA_LONG, 24),
           nat.caller());
     } catch (Throwable t) {
@@ -151,7 +152,7 @@ final class JfuseFileOps {
 
   int read(MemorySegment path, MemorySegment buf, long size, long offset, MemorySegment fi) {
     try {
-      return fs.read(null, fh(fi), offset, buf.reinterpret(size).asByteBuffer());
+      return fs.read(null, fh(fi), offset, NativeMemory.buffer(buf.address(), size));
     } catch (Throwable t) {
       return glue("read", null, t);
     }
@@ -159,7 +160,7 @@ final class JfuseFileOps {
 
   int write(MemorySegment path, MemorySegment buf, long size, long offset, MemorySegment fi) {
     try {
-      return fs.write(null, fh(fi), offset, buf.reinterpret(size).asByteBuffer());
+      return fs.write(null, fh(fi), offset, NativeMemory.buffer(buf.address(), size));
     } catch (Throwable t) {
       return glue("write", null, t);
     }
@@ -200,7 +201,7 @@ final class JfuseFileOps {
     String p = null;
     try {
       p = path(link);
-      return fs.symlink(bytes(target), p, nat.caller());
+      return fs.symlink(NativeMemory.bytes(target), p, nat.caller());
     } catch (Throwable t) {
       return glue("symlink", p, t);
     }
@@ -222,21 +223,11 @@ final class JfuseFileOps {
 
   /** The C string at {@code s} (UTF-8), or null for a NULL pointer. */
   private static String path(MemorySegment s) {
-    return isNull(s) ? null : s.reinterpret(Long.MAX_VALUE).getString(0);
-  }
-
-  /** The bytes of the C string at {@code s} (not NULL), without its NUL. */
-  private static byte[] bytes(MemorySegment s) {
-    MemorySegment all = s.reinterpret(Long.MAX_VALUE);
-    long len = 0;
-    while (all.get(java.lang.foreign.ValueLayout.JAVA_BYTE, len) != 0) {
-      len++;
-    }
-    return all.asSlice(0, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    return isNull(s) ? null : NativeMemory.string(s);
   }
 
   private static long fh(MemorySegment fi) {
-    return fi.reinterpret(FI_SIZE).get(JAVA_LONG, FH);
+    return NativeMemory.at(fi, FI_SIZE).get(JAVA_LONG, FH);
   }
 
   private static int glue(String op, String path, Throwable t) {

@@ -2,6 +2,7 @@ package io.ossgw.fuse.jfuse;
 
 import io.ossgw.core.vfs.Caller;
 import io.ossgw.fuse.MountException;
+import io.ossgw.fuse.NativeMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -117,7 +118,7 @@ final class JfuseNative {
    * fuse *} @0, {@code uid_t uid} @8, {@code gid_t gid} @12). Supplementary groups stay empty, as on jnr.
    */
   Caller caller() throws Throwable {
-    MemorySegment ctx = ((MemorySegment) getContext.invokeExact()).reinterpret(16);
+    MemorySegment ctx = NativeMemory.at((MemorySegment) getContext.invokeExact(), 16);
     return new Caller(ctx.get(ValueLayout.JAVA_INT, 8), ctx.get(ValueLayout.JAVA_INT, 12), null);
   }
 }

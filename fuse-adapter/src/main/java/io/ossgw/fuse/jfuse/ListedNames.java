@@ -1,6 +1,7 @@
 package io.ossgw.fuse.jfuse;
 
 import io.ossgw.fuse.FuseStats;
+import io.ossgw.fuse.NativeMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -203,8 +204,8 @@ final class ListedNames implements AutoCloseable {
       return 0;
     }
     try {
-      MemorySegment dh = ((MemorySegment) fillerBuf.invokeExact(filler)).reinterpret(DH_NODEID + 8);
-      MemorySegment ctx = ((MemorySegment) getContext.invokeExact()).reinterpret(8);
+      MemorySegment dh = NativeMemory.at((MemorySegment) fillerBuf.invokeExact(filler), DH_NODEID + 8);
+      MemorySegment ctx = NativeMemory.at((MemorySegment) getContext.invokeExact(), 8);
       long fuse = ctx.get(ValueLayout.JAVA_LONG, 0);
       long node = dh.get(ValueLayout.JAVA_LONG, DH_NODEID);
       if (fuse == 0 || dh.get(ValueLayout.JAVA_LONG, DH_FUSE) != fuse || dh.get(ValueLayout.JAVA_LONG, DH_FH) != fh

@@ -4,7 +4,7 @@ import io.ossgw.core.vfs.Caller;
 import io.ossgw.fuse.FuseConnection;
 import io.ossgw.fuse.FuseFilesystem;
 import io.ossgw.fuse.FuseOptions;
-import java.lang.foreign.MemorySegment;
+import io.ossgw.fuse.NativeMemory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import jnr.ffi.Memory;
@@ -194,7 +194,7 @@ final class JnrCallbacks {
    * read or written (issue 14).
    */
   private static ByteBuffer view(Pointer buf, long size) {
-    return MemorySegment.ofAddress(buf.address()).reinterpret(size).asByteBuffer();
+    return NativeMemory.buffer(buf.address(), size);
   }
 
   private int read(String path, Pointer buf, long size, long offset, Pointer fi) {
