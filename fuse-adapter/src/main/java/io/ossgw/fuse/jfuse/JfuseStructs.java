@@ -2,6 +2,7 @@ package io.ossgw.fuse.jfuse;
 
 import io.ossgw.core.vfs.FileAttr;
 import io.ossgw.core.vfs.FsStats;
+import io.ossgw.fuse.NativeMemory;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -64,7 +65,7 @@ final class JfuseStructs {
     }
     try {
       MemorySegment s = (MemorySegment) h.invoke(wrapper);
-      return s.byteSize() >= size ? s : s.reinterpret(size);
+      return s.byteSize() >= size ? s : NativeMemory.at(s, size);
     } catch (Throwable t) {
       return null;
     }
